@@ -1,0 +1,219 @@
+//! The two descriptive notations: WXF (`C2.5`) and traditional Chinese
+//! (`炮二平五`, `马8进7`).
+//!
+//! Both name the piece, the file it stands on counted from the mover's right
+//! (1–9), the direction (forward, backward, along the rank) and either the
+//! new file (for sideways moves and for the diagonal movers: horse, elephant,
+//! advisor) or the number of ranks moved. Red writes Chinese numerals, black
+//! Arabic digits.
+//!
+//! Tandem pieces, several of one kind on one file, follow the World Xiangqi
+//! Federation's "Official Xiangqi Piece Names and Notation" (AXF 1980/82,
+//! adopted by WXF 1997; wxf.org/xq/computer/wxf_notation.html): the file
+//! digit becomes `+` (front) or `-` (rear); of three pawns the middle one
+//! keeps its file digit; of four or five the foremost and rearmost replace
+//! the letter too (`++.4`, `--.4`); when two files hold tandem pawns the
+//! letter becomes the file digit (`3+.4`, `33.4`, `3-.4`). The Chinese form
+//! follows the computer notation standard of xqbase.com (the one ElephantEye
+//! implements): 前/后, 前/中/后 for three soldiers, 一二三四五 front to back
+//! for more; and when two files hold tandem soldiers, one 一–五 series over
+//! all of them, from the mover's right file to the left and front to back
+//! (`一兵平五`). Advisors and elephants never need 前/后: two on one file
+//! always move in opposite directions.
+
+use super::types::{Move, Piece, Role, Side, Square};
+use super::Position;
+
+const CHINESE_DIGITS: [char; 10] = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
+
+/// Which way a move goes, seen from the mover.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Forward,
+    Backward,
+    Sideways,
+}
+
+/// Everything both notations need to know about a move.
+struct Described {
+    piece: Piece,
+    /// File of the moving piece, 1–9 from the mover's right.
+    file: u8,
+    /// Index of the moving piece among same pieces on its file, front first,
+    /// and their number.
+    rank_in_file: usize,
+    on_file: usize,
+    /// When another file also holds two or more of these soldiers: the
+    /// moving soldier's place among all soldiers on such files, counted from
+    /// the mover's right file to the left and front to back on each file.
+    tandem_files: Option<usize>,
+    direction: Direction,
+    /// New file (1–9) or number of ranks moved.
+    target: u8,
+}
+
+/// File number 1–9 from `side`'s right.
+fn file_number(side: Side, sq: Square) -> u8 {
+    match side {
+        Side::Red => 9 - sq.file(),
+        Side::Black => sq.file() + 1,
+    }
+}
+
+/// How far forward `sq` is for `side` (bigger is further forward).
+fn advance(side: Side, sq: Square) -> u8 {
+    match side {
+        Side::Red => sq.rank(),
+        Side::Black => 9 - sq.rank(),
+    }
+}
+
+fn describe(pos: &Position, m: Move) -> Option<Described> {
+    let piece = pos.piece_at(m.from)?;
+    let side = piece.side;
+    let same_on = |file: u8| -> Vec<Square> {
+        let mut v: Vec<Square> = (0..10)
+            .filter_map(|row| Square::from_file_row(file, row))
+            .filter(|&s| pos.piece_at(s) == Some(piece))
+            .collect();
+        v.sort_by_key(|&s| std::cmp::Reverse(advance(side, s)));
+        v
+    };
+    // Advisors and elephants are never told apart by front and rear: two on
+    // one file always move in different directions.
+    let on_file = if matches!(piece.role, Role::Advisor | Role::Elephant) {
+        vec![m.from]
+    } else {
+        same_on(m.from.file())
+    };
+    let rank_in_file = on_file.iter().position(|&s| s == m.from)?;
+    let mut files: Vec<u8> = (0..9).collect();
+    files.sort_by_key(|&f| file_number(side, Square::from_file_row(f, 0).unwrap_or(m.from)));
+    let series: Vec<Square> = files
+        .into_iter()
+        .map(same_on)
+        .filter(|v| v.len() >= 2)
+        .flatten()
+        .collect();
+    let tandem_files = (piece.role == Role::Soldier
+        && on_file.len() >= 2
+        && series.len() > on_file.len())
+    .then(|| series.iter().position(|&s| s == m.from))
+    .flatten();
+    let (a, b) = (advance(side, m.from), advance(side, m.to));
+    let direction = if a == b {
+        Direction::Sideways
+    } else if b > a {
+        Direction::Forward
+    } else {
+        Direction::Backward
+    };
+    let straight = matches!(
+        piece.role,
+        Role::General | Role::Chariot | Role::Cannon | Role::Soldier
+    );
+    let target = if direction == Direction::Sideways || !straight {
+        file_number(side, m.to)
+    } else {
+        a.abs_diff(b)
+    };
+    Some(Described {
+        piece,
+        file: file_number(side, m.from),
+        rank_in_file,
+        on_file: on_file.len(),
+        tandem_files,
+        direction,
+        target,
+    })
+}
+
+/// The WXF form of a move (`C2.5`, `H8+7`, `R+.3`, `C--1`), or `None` when
+/// no piece stands on the move's origin.
+pub fn wxf(pos: &Position, m: Move) -> Option<String> {
+    let d = describe(pos, m)?;
+    let letter = d.piece.role.wxf_letter();
+    let digit = |n: u8| char::from(b'0' + n);
+    // The two characters before the direction: piece and file, or their
+    // tandem replacements.
+    let (first, second) = match (d.on_file, d.rank_in_file) {
+        (1, _) => (letter, digit(d.file)),
+        (n, i) if d.tandem_files.is_some() => {
+            let mark = if i == 0 {
+                '+'
+            } else if i == n - 1 {
+                '-'
+            } else {
+                digit(d.file)
+            };
+            (digit(d.file), mark)
+        }
+        (2, 0) | (3, 0) => (letter, '+'),
+        (2, _) | (3, 2) => (letter, '-'),
+        (3, _) => (letter, digit(d.file)),
+        (n, 0) if n >= 4 => ('+', '+'),
+        (n, i) if i == n - 1 => ('-', '-'),
+        (_, 1) => (letter, '+'),
+        (n, i) if i == n - 2 => (letter, '-'),
+        _ => (letter, digit(d.file)),
+    };
+    let op = match d.direction {
+        Direction::Forward => '+',
+        Direction::Backward => '-',
+        Direction::Sideways => '.',
+    };
+    Some(format!("{first}{second}{op}{}", digit(d.target)))
+}
+
+/// The traditional Chinese form of a move (`炮二平五`, `马8进7`, `前车平四`),
+/// or `None` when no piece stands on the move's origin.
+pub fn chinese(pos: &Position, m: Move) -> Option<String> {
+    let d = describe(pos, m)?;
+    let side = d.piece.side;
+    let number = |n: u8| match side {
+        Side::Red => CHINESE_DIGITS[n as usize % 10],
+        Side::Black => char::from(b'0' + n),
+    };
+    let name = d.piece.role.chinese(side);
+    let ordinal = match (d.tandem_files, d.on_file, d.rank_in_file) {
+        (Some(i), _, _) => CHINESE_DIGITS[(i + 1) % 10],
+        (None, 2 | 3, 0) => '前',
+        (None, 2, _) | (None, 3, 2) => '后',
+        (None, 3, _) => '中',
+        (None, _, i) => CHINESE_DIGITS[(i + 1) % 10],
+    };
+    let (first, second) = if d.on_file == 1 {
+        (name, number(d.file))
+    } else {
+        (ordinal, name)
+    };
+    let op = match d.direction {
+        Direction::Forward => '进',
+        Direction::Backward => '退',
+        Direction::Sideways => '平',
+    };
+    Some(format!("{first}{second}{op}{}", number(d.target)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn both(fen: &str, iccs: &str) -> (String, String) {
+        let pos = Position::from_fen(fen).unwrap();
+        let m: Move = iccs.parse().unwrap();
+        assert!(pos.is_legal(m), "{iccs} in {fen}");
+        (wxf(&pos, m).unwrap(), chinese(&pos, m).unwrap())
+    }
+
+    #[test]
+    fn opening_moves() {
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+        assert_eq!(both(start, "h2e2"), ("C2.5".into(), "炮二平五".into()));
+        assert_eq!(both(start, "h0g2"), ("H2+3".into(), "马二进三".into()));
+        assert_eq!(both(start, "i0i1"), ("R1+1".into(), "车一进一".into()));
+        let black = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b";
+        assert_eq!(both(black, "h9g7"), ("H8+7".into(), "马8进7".into()));
+        assert_eq!(both(black, "h7e7"), ("C8.5".into(), "炮8平5".into()));
+    }
+}

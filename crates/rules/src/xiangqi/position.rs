@@ -1,0 +1,773 @@
+//! The checked position, its validation, and the move generator.
+//!
+//! A [`Setup`] is any arrangement of pieces; a [`Position`] is one that can
+//! arise in a game and is only built through [`Position::from_setup`], which
+//! names the first thing wrong. The board keeps, for every point, which of the
+//! 32 piece slots stands there, and every slot keeps its point; the slots are
+//! the state code's (red general, advisors, elephants, horses, chariots,
+//! cannons, soldiers, then black in the same order).
+
+use super::tables::{
+    ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, NONE, RAYS,
+    SOLDIER_MOVES,
+};
+use super::types::{Move, Piece, Role, Side, Square};
+use crate::{EndReason, Game, IllegalAction, Status};
+
+/// The "captured" value of a slot, as in the state code.
+pub(crate) const CAPTURED: u8 = 90;
+
+/// First slot of each role within a side's 16 slots, and one past the last.
+pub(crate) const fn slot_range(role: Role) -> (usize, usize) {
+    match role {
+        Role::General => (0, 1),
+        Role::Advisor => (1, 3),
+        Role::Elephant => (3, 5),
+        Role::Horse => (5, 7),
+        Role::Chariot => (7, 9),
+        Role::Cannon => (9, 11),
+        Role::Soldier => (11, 16),
+    }
+}
+
+/// The piece that owns each of the 32 slots.
+pub(crate) const SLOT_PIECE: [Piece; 32] = {
+    let mut t = [Piece {
+        side: Side::Red,
+        role: Role::General,
+    }; 32];
+    let mut i = 0;
+    while i < 32 {
+        let side = if i < 16 { Side::Red } else { Side::Black };
+        let role = match i % 16 {
+            0 => Role::General,
+            1 | 2 => Role::Advisor,
+            3 | 4 => Role::Elephant,
+            5 | 6 => Role::Horse,
+            7 | 8 => Role::Chariot,
+            9 | 10 => Role::Cannon,
+            _ => Role::Soldier,
+        };
+        t[i] = Piece { side, role };
+        i += 1;
+    }
+    t
+};
+
+/// Board cell values: 0 is empty, otherwise slot + 1. These constants give the
+/// role of a cell value without a table look-up through `Piece`.
+const CELL_ROLE: [u8; 33] = {
+    let mut t = [0u8; 33];
+    let mut i = 0;
+    while i < 32 {
+        t[i + 1] = SLOT_PIECE[i].role as u8;
+        i += 1;
+    }
+    t
+};
+
+const R_GENERAL: u8 = Role::General as u8;
+const R_HORSE: u8 = Role::Horse as u8;
+const R_CHARIOT: u8 = Role::Chariot as u8;
+const R_CANNON: u8 = Role::Cannon as u8;
+const R_SOLDIER: u8 = Role::Soldier as u8;
+
+/// Whether a non-empty cell value belongs to `side`.
+#[inline(always)]
+fn cell_side_is(cell: u8, side: Side) -> bool {
+    match side {
+        Side::Red => cell <= 16,
+        Side::Black => cell > 16,
+    }
+}
+
+/// An unchecked arrangement: a piece or nothing on every point, and the side
+/// to move. Anything can be written here; [`Position::from_setup`] checks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    /// The pieces, indexed by [`Square::index`].
+    pub board: [Option<Piece>; 90],
+    /// The side to move.
+    pub turn: Side,
+}
+
+impl Setup {
+    /// An empty board with red to move.
+    pub fn empty() -> Setup {
+        Setup {
+            board: [None; 90],
+            turn: Side::Red,
+        }
+    }
+}
+
+/// What makes a [`Setup`] impossible in a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// More pieces of one kind than a side owns.
+    #[error("{side} has {count} {role}s, at most {max} are possible")]
+    TooManyPieces {
+        /// Whose pieces.
+        side: Side,
+        /// Which kind.
+        role: Role,
+        /// How many were found.
+        count: usize,
+        /// How many a side owns.
+        max: usize,
+    },
+    /// A side has no general.
+    #[error("{side} has no general")]
+    MissingGeneral {
+        /// The side without a general.
+        side: Side,
+    },
+    /// A piece stands where no move could ever have taken it.
+    #[error("{piece} on {square} (square {index}) stands on a point it can never reach: {why}", index = square.index())]
+    ImpossiblePoint {
+        /// The piece.
+        piece: Piece,
+        /// Where it stands.
+        square: Square,
+        /// Which points the piece may stand on.
+        why: &'static str,
+    },
+    /// The two generals face each other on an open file.
+    #[error("the generals face each other on the open {file} file", file = (b'a' + file) as char)]
+    GeneralsFacing {
+        /// The file, 0 = `a`.
+        file: u8,
+    },
+    /// The side that has just moved left its general attacked.
+    #[error("{side} is not to move but its general is in check")]
+    OpponentInCheck {
+        /// The side not to move.
+        side: Side,
+    },
+}
+
+/// Where a piece may ever stand, or why not.
+pub(crate) fn placement_problem(piece: Piece, sq: Square) -> Option<&'static str> {
+    let (f, r) = (sq.file(), sq.row());
+    let ok = match piece.role {
+        Role::General => sq.in_palace_of(piece.side),
+        Role::Advisor => {
+            sq.in_palace_of(piece.side)
+                && match piece.side {
+                    Side::Red => (f + r) % 2 == 0,
+                    Side::Black => (f + r) % 2 == 1,
+                }
+        }
+        Role::Elephant => {
+            let home = match piece.side {
+                Side::Red => [9u8, 7, 5],
+                Side::Black => [0u8, 2, 4],
+            };
+            (r == home[0] || r == home[2]) && (f == 2 || f == 6)
+                || r == home[1] && (f == 0 || f == 4 || f == 8)
+        }
+        Role::Soldier => match piece.side {
+            Side::Red => r <= 4 || ((r == 5 || r == 6) && f % 2 == 0),
+            Side::Black => r >= 5 || ((r == 3 || r == 4) && f % 2 == 0),
+        },
+        Role::Horse | Role::Chariot | Role::Cannon => true,
+    };
+    if ok {
+        return None;
+    }
+    Some(match (piece.role, piece.side) {
+        (Role::General, Side::Red) => "a red general stays inside its palace, d0–f2",
+        (Role::General, Side::Black) => "a black general stays inside its palace, d7–f9",
+        (Role::Advisor, Side::Red) => "a red advisor stands only on d0, f0, e1, d2 or f2",
+        (Role::Advisor, Side::Black) => "a black advisor stands only on d9, f9, e8, d7 or f7",
+        (Role::Elephant, Side::Red) => {
+            "a red elephant stands only on c0, g0, a2, e2, i2, c4 or g4"
+        }
+        (Role::Elephant, Side::Black) => {
+            "a black elephant stands only on c9, g9, a7, e7, i7, c5 or g5"
+        }
+        (Role::Soldier, Side::Red) => {
+            "a red soldier never goes back: it stands on ranks 3–4 only on files a, c, e, g, i, and never below rank 3"
+        }
+        (Role::Soldier, Side::Black) => {
+            "a black soldier never goes back: it stands on ranks 5–6 only on files a, c, e, g, i, and never above rank 6"
+        }
+        (Role::Horse | Role::Chariot | Role::Cannon, _) => "",
+    })
+}
+
+/// A xiangqi position that can arise in a game: one general per side inside
+/// its palace, every piece on a point it can reach, the generals not facing
+/// each other, and the side that has just moved not in check.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Cell values: 0 empty, else slot + 1.
+    board: [u8; 90],
+    /// The point of every slot, or [`CAPTURED`]. Same-role slots of a side
+    /// are kept in ascending order of point by [`Position::canonicalize`].
+    slots: [u8; 32],
+    turn: Side,
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+/// Up to this many pseudo-legal moves fit in a [`MoveList`]; the most a
+/// xiangqi side can have is well below it (chariots 17 each, cannons 17,
+/// horses 8, soldiers 3, the rest 4).
+const MAX_MOVES: usize = 128;
+
+/// A fixed-capacity list of moves, so the perft inner loop never allocates.
+pub(crate) struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    fn new() -> MoveList {
+        let m = Move {
+            from: Square::new(0).unwrap_or_else(|| unreachable!()),
+            to: Square::new(0).unwrap_or_else(|| unreachable!()),
+        };
+        MoveList {
+            moves: [m; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, from: u8, to: u8) {
+        // Both come from the tables or the board, so they are below 90.
+        self.moves[self.len] = Move {
+            from: sq(from),
+            to: sq(to),
+        };
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+/// A point from a value the tables or the board proved to be below 90.
+#[inline(always)]
+fn sq(v: u8) -> Square {
+    debug_assert!(v < 90);
+    Square::new(v).unwrap_or_else(|| unreachable!("board values are below 90"))
+}
+
+impl Position {
+    /// The start position, red to move.
+    pub fn start() -> Position {
+        Position::from_slots(super::code::START_SLOTS, Side::Red)
+            .unwrap_or_else(|_| unreachable!("the start position is valid"))
+    }
+
+    /// Checks a setup and builds the position.
+    ///
+    /// # Errors
+    ///
+    /// The first [`PositionError`] found, in the order: piece counts,
+    /// missing generals, impossible points, facing generals, the side not to
+    /// move in check.
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let mut slots = [CAPTURED; 32];
+        let mut next = [[0usize; 7]; 2];
+        for s in Square::all() {
+            let Some(piece) = setup.board[s.index()] else {
+                continue;
+            };
+            let (lo, hi) = slot_range(piece.role);
+            let n = &mut next[piece.side.index()][piece.role as usize];
+            if lo + *n >= hi {
+                let count = Square::all()
+                    .filter(|t| setup.board[t.index()] == Some(piece))
+                    .count();
+                return Err(PositionError::TooManyPieces {
+                    side: piece.side,
+                    role: piece.role,
+                    count,
+                    max: piece.role.count(),
+                });
+            }
+            slots[piece.side.index() * 16 + lo + *n] = s.value();
+            *n += 1;
+        }
+        Position::from_slots(slots, setup.turn)
+    }
+
+    /// Builds a position from the 32 slot values (no two on one point, all
+    /// at most 90), checking everything else.
+    pub(crate) fn from_slots(slots: [u8; 32], turn: Side) -> Result<Position, PositionError> {
+        for side in Side::ALL {
+            if slots[side.index() * 16] == CAPTURED {
+                return Err(PositionError::MissingGeneral { side });
+            }
+        }
+        let mut board = [0u8; 90];
+        for (i, &v) in slots.iter().enumerate() {
+            if v == CAPTURED {
+                continue;
+            }
+            let piece = SLOT_PIECE[i];
+            let square = sq(v);
+            if let Some(why) = placement_problem(piece, square) {
+                return Err(PositionError::ImpossiblePoint { piece, square, why });
+            }
+            board[v as usize] = i as u8 + 1;
+        }
+        let mut pos = Position { board, slots, turn };
+        pos.canonicalize();
+        let red = pos.general(Side::Red);
+        let black = pos.general(Side::Black);
+        if red.file() == black.file()
+            && (black.row() + 1..red.row())
+                .all(|r| pos.board[(r * 9 + red.file()) as usize] == 0)
+        {
+            return Err(PositionError::GeneralsFacing { file: red.file() });
+        }
+        if pos.general_attacked(turn.opponent()) {
+            return Err(PositionError::OpponentInCheck {
+                side: turn.opponent(),
+            });
+        }
+        Ok(pos)
+    }
+
+    /// Re-sorts same-role slots by ascending point (captured last), so that
+    /// one position has one slot layout and hence one code.
+    fn canonicalize(&mut self) {
+        for side in 0..2 {
+            for role in Role::ALL {
+                let (lo, hi) = slot_range(role);
+                self.slots[side * 16 + lo..side * 16 + hi].sort_unstable();
+            }
+        }
+        for (i, &v) in self.slots.iter().enumerate() {
+            if v != CAPTURED {
+                self.board[v as usize] = i as u8 + 1;
+            }
+        }
+    }
+
+    /// The 32 slot values of the state code (point, or 90 when captured).
+    pub(crate) fn slots(&self) -> [u8; 32] {
+        self.slots
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Side {
+        self.turn
+    }
+
+    /// The piece on a point.
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        match self.board[square.index()] {
+            0 => None,
+            c => Some(SLOT_PIECE[c as usize - 1]),
+        }
+    }
+
+    /// Every piece on the board with its point, in code order of points.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        Square::all().filter_map(|s| self.piece_at(s).map(|p| (s, p)))
+    }
+
+    /// Where `side`'s general stands.
+    pub fn general(&self, side: Side) -> Square {
+        sq(self.slots[side.index() * 16])
+    }
+
+    /// The unchecked form of this position.
+    pub fn to_setup(&self) -> Setup {
+        let mut setup = Setup::empty();
+        for (s, p) in self.pieces() {
+            setup.board[s.index()] = Some(p);
+        }
+        setup.turn = self.turn;
+        setup
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.general_attacked(self.turn)
+    }
+
+    /// Whether `side`'s general is attacked by a chariot, cannon, horse or
+    /// soldier of the other side, or faces the other general on an open
+    /// file. (Advisors and elephants never leave their own half, so they
+    /// cannot reach a general.)
+    pub(crate) fn general_attacked(&self, side: Side) -> bool {
+        let k = self.slots[side.index() * 16] as usize;
+        let them = side.opponent();
+        let b = &self.board;
+        for (dir, ray) in RAYS[k].iter().enumerate() {
+            let mut i = 0;
+            while ray[i] != NONE && b[ray[i] as usize] == 0 {
+                i += 1;
+            }
+            if ray[i] == NONE {
+                continue;
+            }
+            let c = b[ray[i] as usize];
+            if cell_side_is(c, them) {
+                let role = CELL_ROLE[c as usize];
+                if role == R_CHARIOT || (role == R_GENERAL && dir < 2) {
+                    return true;
+                }
+            }
+            i += 1;
+            while ray[i] != NONE && b[ray[i] as usize] == 0 {
+                i += 1;
+            }
+            if ray[i] != NONE {
+                let c = b[ray[i] as usize];
+                if cell_side_is(c, them) && CELL_ROLE[c as usize] == R_CANNON {
+                    return true;
+                }
+            }
+        }
+        for &[h, leg] in &HORSE_ATTACKERS[k] {
+            if h == NONE {
+                break;
+            }
+            let c = b[h as usize];
+            if c != 0
+                && cell_side_is(c, them)
+                && CELL_ROLE[c as usize] == R_HORSE
+                && b[leg as usize] == 0
+            {
+                return true;
+            }
+        }
+        // A soldier attacks the point ahead of it and, once across the
+        // river, the points beside it. A general's palace is across the
+        // river for the enemy's soldiers, so beside always counts here.
+        let ahead_of_them: isize = match them {
+            Side::Red => 9,
+            Side::Black => -9,
+        };
+        let soldier_at = |s: isize| -> bool {
+            (0..90).contains(&s) && {
+                let c = b[s as usize];
+                c != 0 && cell_side_is(c, them) && CELL_ROLE[c as usize] == R_SOLDIER
+            }
+        };
+        let ki = k as isize;
+        if soldier_at(ki + ahead_of_them) {
+            return true;
+        }
+        let f = k % 9;
+        (f > 0 && soldier_at(ki - 1)) || (f < 8 && soldier_at(ki + 1))
+    }
+
+    /// Pseudo-legal moves of the side to move (everything but leaving one's
+    /// own general attacked).
+    fn pseudo_moves(&self, out: &mut MoveList) {
+        let side = self.turn;
+        let base = side.index() * 16;
+        let b = &self.board;
+        let free = |t: u8| -> bool {
+            let c = b[t as usize];
+            c == 0 || !cell_side_is(c, side)
+        };
+        for slot in base..base + 16 {
+            let from = self.slots[slot];
+            if from == CAPTURED {
+                continue;
+            }
+            let f = from as usize;
+            match SLOT_PIECE[slot].role {
+                Role::General => {
+                    for &t in &GENERAL_MOVES[f] {
+                        if t == NONE {
+                            break;
+                        }
+                        if free(t) {
+                            out.push(from, t);
+                        }
+                    }
+                }
+                Role::Advisor => {
+                    for &t in &ADVISOR_MOVES[f] {
+                        if t == NONE {
+                            break;
+                        }
+                        if free(t) {
+                            out.push(from, t);
+                        }
+                    }
+                }
+                Role::Elephant => {
+                    for &[t, eye] in &ELEPHANT_MOVES[side.index()][f] {
+                        if t == NONE {
+                            break;
+                        }
+                        if b[eye as usize] == 0 && free(t) {
+                            out.push(from, t);
+                        }
+                    }
+                }
+                Role::Horse => {
+                    for &[t, leg] in &HORSE_MOVES[f] {
+                        if t == NONE {
+                            break;
+                        }
+                        if b[leg as usize] == 0 && free(t) {
+                            out.push(from, t);
+                        }
+                    }
+                }
+                Role::Chariot => {
+                    for ray in &RAYS[f] {
+                        for &t in ray {
+                            if t == NONE {
+                                break;
+                            }
+                            let c = b[t as usize];
+                            if c == 0 {
+                                out.push(from, t);
+                            } else {
+                                if !cell_side_is(c, side) {
+                                    out.push(from, t);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                Role::Cannon => {
+                    for ray in &RAYS[f] {
+                        let mut screened = false;
+                        for &t in ray {
+                            if t == NONE {
+                                break;
+                            }
+                            let c = b[t as usize];
+                            if !screened {
+                                if c == 0 {
+                                    out.push(from, t);
+                                } else {
+                                    screened = true;
+                                }
+                            } else if c != 0 {
+                                if !cell_side_is(c, side) {
+                                    out.push(from, t);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                Role::Soldier => {
+                    for &t in &SOLDIER_MOVES[side.index()][f] {
+                        if t == NONE {
+                            break;
+                        }
+                        if free(t) {
+                            out.push(from, t);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Moves the piece without any check; returns the captured cell value.
+    #[inline(always)]
+    fn make(&mut self, m: Move) -> u8 {
+        let (f, t) = (m.from.index(), m.to.index());
+        let moving = self.board[f];
+        let captured = self.board[t];
+        self.board[t] = moving;
+        self.board[f] = 0;
+        self.slots[moving as usize - 1] = t as u8;
+        if captured != 0 {
+            self.slots[captured as usize - 1] = CAPTURED;
+        }
+        self.turn = self.turn.opponent();
+        captured
+    }
+
+    /// Takes back [`Position::make`].
+    #[inline(always)]
+    fn unmake(&mut self, m: Move, captured: u8) {
+        let (f, t) = (m.from.index(), m.to.index());
+        let moving = self.board[t];
+        self.board[f] = moving;
+        self.board[t] = captured;
+        self.slots[moving as usize - 1] = f as u8;
+        if captured != 0 {
+            self.slots[captured as usize - 1] = t as u8;
+        }
+        self.turn = self.turn.opponent();
+    }
+
+    /// Keeps the moves of `list` that do not leave the mover's general
+    /// attacked (flying general included), in place.
+    fn retain_legal(&mut self, list: &mut MoveList) {
+        let us = self.turn;
+        let mut kept = 0;
+        for i in 0..list.len {
+            let m = list.moves[i];
+            let captured = self.make(m);
+            let ok = !self.general_attacked(us);
+            self.unmake(m, captured);
+            if ok {
+                list.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        list.len = kept;
+    }
+
+    fn legal_list(&mut self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_moves(&mut list);
+        self.retain_legal(&mut list);
+        list
+    }
+
+    /// Every legal move of the side to move, ordered by piece slot (the code's
+    /// piece order) and then by direction.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut scratch = self.clone();
+        scratch.legal_list().as_slice().to_vec()
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// The position after `m`.
+    ///
+    /// # Errors
+    ///
+    /// An [`IllegalAction`] naming the move and why it is refused.
+    pub fn play_move(&self, m: Move) -> Result<Position, IllegalAction> {
+        let Some(piece) = self.piece_at(m.from) else {
+            return Err(IllegalAction::new(format!("{m}: no piece on {}", m.from)));
+        };
+        if piece.side != self.turn {
+            return Err(IllegalAction::new(format!(
+                "{m}: the {piece} on {} is not {}'s to move",
+                m.from, self.turn
+            )));
+        }
+        let mut scratch = self.clone();
+        let mut list = MoveList::new();
+        scratch.pseudo_moves(&mut list);
+        if !list.as_slice().contains(&m) {
+            return Err(IllegalAction::new(format!(
+                "{m}: a {} on {} cannot move to {}",
+                piece.role, m.from, m.to
+            )));
+        }
+        scratch.make(m);
+        if scratch.general_attacked(self.turn) {
+            return Err(IllegalAction::new(format!(
+                "{m}: it would leave the {} general attacked",
+                self.turn
+            )));
+        }
+        scratch.canonicalize();
+        Ok(scratch)
+    }
+
+    /// Perft with bulk counting at the last ply, making and unmaking moves in
+    /// place.
+    pub fn perft_count(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut scratch = self.clone();
+        scratch.perft_inner(depth)
+    }
+
+    fn perft_inner(&mut self, depth: u32) -> u64 {
+        let mut list = MoveList::new();
+        self.pseudo_moves(&mut list);
+        let us = self.turn;
+        let mut nodes = 0;
+        for i in 0..list.len {
+            let m = list.moves[i];
+            let captured = self.make(m);
+            if !self.general_attacked(us) {
+                nodes += if depth == 1 {
+                    1
+                } else {
+                    self.perft_inner(depth - 1)
+                };
+            }
+            self.unmake(m, captured);
+        }
+        nodes
+    }
+
+    /// Perft split by the first move, in [`Position::legal_moves`] order.
+    pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        let mut scratch = self.clone();
+        let list = scratch.legal_list();
+        list.as_slice()
+            .iter()
+            .map(|&m| {
+                let captured = scratch.make(m);
+                let n = if depth <= 1 {
+                    1
+                } else {
+                    scratch.perft_inner(depth - 1)
+                };
+                scratch.unmake(m, captured);
+                (m, n)
+            })
+            .collect()
+    }
+
+    /// How the game stands: a side with no legal move has lost, by
+    /// checkmate when in check and by stalemate otherwise.
+    pub fn outcome(&self) -> Status<Side> {
+        let mut scratch = self.clone();
+        if scratch.legal_list().len > 0 {
+            return Status::Ongoing;
+        }
+        let reason = if self.is_check() {
+            EndReason::Checkmate
+        } else {
+            EndReason::Stalemate
+        };
+        Status::Won {
+            winner: self.turn.opponent(),
+            reason,
+        }
+    }
+}
+
+impl Game for Position {
+    type Action = Move;
+    type Player = Side;
+
+    fn to_move(&self) -> Side {
+        self.turn
+    }
+
+    fn legal_actions(&self) -> Vec<Move> {
+        self.legal_moves()
+    }
+
+    fn play(&self, action: Move) -> Result<Self, IllegalAction> {
+        self.play_move(action)
+    }
+
+    fn status(&self) -> Status<Side> {
+        self.outcome()
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        self.perft_count(depth)
+    }
+}
