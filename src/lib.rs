@@ -1,1 +1,18 @@
+//! qipan: a game-state service. Every position of five games is a short
+//! code, and every code a shareable, cacheable URL; the service reads codes,
+//! plays actions on them and lists what may be played next.
+//!
+//! `main.rs` reads the configuration and runs; [`startup`] owns the route
+//! table; [`routes`] holds the handlers (parse → call → map); [`games`]
+//! bridges the pure `qipan-rules` crate to HTTP views; [`problem`] turns every
+//! error into RFC 9457 problem details.
+#![deny(missing_docs)]
 
+pub mod cli;
+pub mod configuration;
+pub mod games;
+pub mod problem;
+pub mod routes;
+pub mod startup;
+pub mod telemetry;
+pub mod wire;

@@ -1,1 +1,38 @@
-fn main() {}
+//! The `qipan` binary: serves the API, or answers `qipan perft` from the shell.
+
+use clap::{Parser, Subcommand};
+use qipan::cli::PerftArgs;
+use qipan::configuration::Settings;
+use qipan::startup::Application;
+
+#[derive(Parser)]
+#[command(name = "qipan", version, about = "Game-state service: exact rules, every position a URL")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    settings: Settings,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the HTTP API (the default).
+    Serve,
+    /// Count the leaf nodes of the move tree of a position.
+    Perft(PerftArgs),
+}
+
+#[actix_web::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft(args)) => qipan::cli::perft(&args, &mut std::io::stdout()),
+        None | Some(Command::Serve) => {
+            qipan::telemetry::init();
+            let app = Application::build(cli.settings)?;
+            tracing::info!(addr = %app.addr(), "qipan listening");
+            app.run_until_stopped().await?;
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! The bridge between the rules crate and HTTP: one module per game turns
+//! its states into views and its errors into problems; the functions here do
+//! what every game shares (decode, play a batch, import, export) once.
+
+use qipan_rules::{Game, GameKind, Status};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::problem::{ApiError, Problem, ProblemKind};
+use crate::wire::{ExportView, GameInfo, StartQuery, StatusView};
+
+pub mod xiangqi;
+
+/// The most actions one play request may carry.
+pub const MAX_ACTIONS: usize = 1000;
+
+/// What the service needs of a game beyond its rules.
+pub trait GameApi {
+    /// The rules' state.
+    type State: Game;
+    /// One legal action as listed in views and problems.
+    type ActionView: Serialize;
+
+    /// Which game this is.
+    const KIND: GameKind;
+
+    /// The game's entry in `GET /v1/games`.
+    fn info() -> GameInfo;
+
+    /// The start state.
+    ///
+    /// # Errors
+    ///
+    /// A problem when the variant or seed is not accepted.
+    fn start(query: &StartQuery) -> Result<Self::State, Problem>;
+
+    /// Reads a state code.
+    ///
+    /// # Errors
+    ///
+    /// An `invalid-code` problem naming what is wrong.
+    fn decode(code: &str) -> Result<Self::State, Problem>;
+
+    /// The canonical code of a state.
+    fn encode(state: &Self::State) -> String;
+
+    /// Reads one action in the game's notation.
+    ///
+    /// # Errors
+    ///
+    /// A sentence saying what is wrong with the text.
+    fn parse_action(text: &str) -> Result<<Self::State as Game>::Action, String>;
+
+    /// Every legal action with its notations.
+    fn action_views(state: &Self::State) -> Vec<Self::ActionView>;
+
+    /// The full state view, serialized.
+    fn view(state: &Self::State, code: String, url: String) -> Result<Vec<u8>, serde_json::Error>;
+
+    /// Reads the body of `POST /v1/{game}/import`.
+    ///
+    /// # Errors
+    ///
+    /// A problem naming the field, format or text at fault.
+    fn import(body: &Value) -> Result<Self::State, Problem>;
+
+    /// Writes a state in a readable format.
+    ///
+    /// # Errors
+    ///
+    /// `unsupported-format` when the game does not write `format`.
+    fn export(state: &Self::State, format: &str) -> Result<String, Problem>;
+}
+
+/// The share URL of a state.
+pub fn share_url(base: &str, game: GameKind, code: &str) -> String {
+    format!("{base}/v1/{game}/{code}")
+}
+
+fn render<G: GameApi>(state: &G::State, base: &str) -> Result<Vec<u8>, ApiError> {
+    let code = G::encode(state);
+    let url = share_url(base, G::KIND, &code);
+    G::view(state, code, url).map_err(|e| ApiError::Internal(e.into()))
+}
+
+fn games_info() -> Vec<GameInfo> {
+    GameKind::ALL
+        .into_iter()
+        .map(|kind| match kind {
+            GameKind::Xiangqi => xiangqi::Xiangqi::info(),
+        })
+        .collect()
+}
+
+/// Body of `GET /v1/games`.
+pub fn list() -> Value {
+    serde_json::json!({ "games": games_info() })
+}
+
+/// The view of the start state.
+///
+/// # Errors
+///
+/// The game's problem for a refused variant or seed.
+pub fn start(kind: GameKind, query: &StartQuery, base: &str) -> Result<Vec<u8>, ApiError> {
+    fn go<G: GameApi>(query: &StartQuery, base: &str) -> Result<Vec<u8>, ApiError> {
+        render::<G>(&G::start(query)?, base)
+    }
+    match kind {
+        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(query, base),
+    }
+}
+
+/// The view of a code.
+///
+/// # Errors
+///
+/// `invalid-code` for a code that does not decode.
+pub fn read(kind: GameKind, code: &str, base: &str) -> Result<Vec<u8>, ApiError> {
+    fn go<G: GameApi>(code: &str, base: &str) -> Result<Vec<u8>, ApiError> {
+        render::<G>(&G::decode(code)?, base)
+    }
+    match kind {
+        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(code, base),
+    }
+}
+
+/// Plays a batch of actions on a state and returns the resulting state.
+///
+/// # Errors
+///
+/// `invalid-field` for an empty or oversized batch; `game-over`,
+/// `malformed-action` or `illegal-action` naming the index of the first
+/// action that cannot be played, with the legal actions at that point.
+pub fn play_batch<G: GameApi>(mut state: G::State, actions: &[String]) -> Result<G::State, Problem> {
+    if actions.is_empty() {
+        return Err(Problem::new(ProblemKind::InvalidField, "`actions` must hold at least one action")
+            .with("field", "actions"));
+    }
+    if actions.len() > MAX_ACTIONS {
+        return Err(Problem::new(
+            ProblemKind::InvalidField,
+            format!("`actions` holds {} actions, at most {MAX_ACTIONS} are accepted", actions.len()),
+        )
+        .with("field", "actions"));
+    }
+    for (index, text) in actions.iter().enumerate() {
+        let status = state.status();
+        if status != Status::Ongoing {
+            let status = StatusView::from(status);
+            return Err(Problem::new(
+                ProblemKind::GameOver,
+                format!(
+                    "action {index} ({text:?}) cannot be played: the game is over ({}{})",
+                    status.reason.unwrap_or(status.state),
+                    status.winner.as_deref().map(|w| format!(", {w} wins")).unwrap_or_default()
+                ),
+            )
+            .with("index", index)
+            .with("action", text)
+            .with("status", status));
+        }
+        let action = match G::parse_action(text) {
+            Ok(a) => a,
+            Err(why) => {
+                return Err(Problem::new(
+                    ProblemKind::MalformedAction,
+                    format!("action {index}: {why}"),
+                )
+                .with("index", index)
+                .with("action", text)
+                .with("legal_actions", G::action_views(&state)))
+            }
+        };
+        state = match state.play(action) {
+            Ok(next) => next,
+            Err(e) => {
+                return Err(Problem::new(
+                    ProblemKind::IllegalAction,
+                    format!("action {index} is illegal: {}", e.reason),
+                )
+                .with("index", index)
+                .with("action", text)
+                .with("legal_actions", G::action_views(&state)))
+            }
+        };
+    }
+    Ok(state)
+}
+
+/// The view after playing `actions` on `code`.
+///
+/// # Errors
+///
+/// See [`play_batch`], and `invalid-code`.
+pub fn play(kind: GameKind, code: &str, actions: &[String], base: &str) -> Result<Vec<u8>, ApiError> {
+    fn go<G: GameApi>(code: &str, actions: &[String], base: &str) -> Result<Vec<u8>, ApiError> {
+        let state = play_batch::<G>(G::decode(code)?, actions)?;
+        render::<G>(&state, base)
+    }
+    match kind {
+        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(code, actions, base),
+    }
+}
+
+/// The view of an imported readable form.
+///
+/// # Errors
+///
+/// The game's import problems.
+pub fn import(kind: GameKind, body: &Value, base: &str) -> Result<Vec<u8>, ApiError> {
+    fn go<G: GameApi>(body: &Value, base: &str) -> Result<Vec<u8>, ApiError> {
+        render::<G>(&G::import(body)?, base)
+    }
+    match kind {
+        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(body, base),
+    }
+}
+
+/// The readable form of a code.
+///
+/// # Errors
+///
+/// `invalid-code`, `unsupported-format`.
+pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<ExportView, ApiError> {
+    fn go<G: GameApi>(code: &str, format: Option<&str>) -> Result<ExportView, ApiError> {
+        let state = G::decode(code)?;
+        let info = G::info();
+        let format = match format {
+            None => info.formats[0],
+            Some(f) => info.formats.iter().copied().find(|&x| x == f).ok_or_else(|| {
+                Problem::new(
+                    ProblemKind::UnsupportedFormat,
+                    format!("{} does not export {f:?}; it writes {}", G::KIND, info.formats.join(", ")),
+                )
+                .with("field", "format")
+                .with("supported", info.formats)
+            })?,
+        };
+        let text = G::export(&state, format)?;
+        Ok(ExportView {
+            game: G::KIND.as_str(),
+            code: G::encode(&state),
+            format,
+            text,
+        })
+    }
+    match kind {
+        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(code, format),
+    }
+}
+
+/// Reads one field of an import body as the given type.
+///
+/// # Errors
+///
+/// `invalid-field` naming the field when it is missing or of the wrong type.
+pub fn field<T: serde::de::DeserializeOwned>(body: &Value, name: &str) -> Result<T, Problem> {
+    let Some(value) = body.get(name) else {
+        return Err(Problem::new(ProblemKind::InvalidField, format!("the body needs a `{name}` field"))
+            .with("field", name));
+    };
+    serde_json::from_value(value.clone()).map_err(|e| {
+        Problem::new(ProblemKind::InvalidField, format!("`{name}`: {e}")).with("field", name)
+    })
+}
+
+/// Refuses fields of an import body that the format does not read.
+///
+/// # Errors
+///
+/// `invalid-field` naming the first unknown field.
+pub fn only_fields(body: &Value, allowed: &[&str]) -> Result<(), Problem> {
+    let Some(obj) = body.as_object() else {
+        return Err(Problem::new(ProblemKind::MalformedBody, "the body must be a JSON object"));
+    };
+    match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+        None => Ok(()),
+        Some(k) => Err(Problem::new(
+            ProblemKind::InvalidField,
+            format!("unknown field `{k}`; this format reads {}", allowed.join(", ")),
+        )
+        .with("field", k)),
+    }
+}

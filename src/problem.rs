@@ -1,0 +1,377 @@
+//! RFC 9457 problem details: every error the service answers, actix's own
+//! included, is `application/problem+json` with a stable `type` per kind.
+//!
+//! Handlers return [`ApiError`]; extractor errors (malformed JSON, bad
+//! query, oversized body) are turned into problems by the handlers
+//! registered in `startup.rs`; anything else that leaves as a plain error
+//! response is rewritten by [`render_plain_errors`].
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::ServiceResponse;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::middleware::ErrorHandlerResponse;
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// Every kind of problem: its `type` slug, title and status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The path names a game qipan does not know.
+    UnknownGame,
+    /// The state code cannot be decoded, or decodes to an impossible position.
+    InvalidCode,
+    /// An action in the request is not written in the game's notation.
+    MalformedAction,
+    /// An action is well written but not legal in the position.
+    IllegalAction,
+    /// The game is over: no action can be played.
+    GameOver,
+    /// The text to import is not valid in its format.
+    InvalidImport,
+    /// The format named for import or export is not supported by the game.
+    UnsupportedFormat,
+    /// The variant named is not one of the game's.
+    UnknownVariant,
+    /// A request field has a value outside what the endpoint accepts.
+    InvalidField,
+    /// The request body is not the JSON the endpoint expects.
+    MalformedBody,
+    /// The body is not sent as `application/json`.
+    UnsupportedMediaType,
+    /// The body is larger than the endpoint accepts.
+    BodyTooLarge,
+    /// The query string is not what the endpoint expects.
+    InvalidQuery,
+    /// No such route.
+    NotFound,
+    /// The route exists but not for this method.
+    MethodNotAllowed,
+    /// Something failed inside the service; details are in its logs.
+    Internal,
+}
+
+impl ProblemKind {
+    /// Every kind, for the documentation endpoint.
+    pub const ALL: [ProblemKind; 16] = [
+        ProblemKind::UnknownGame,
+        ProblemKind::InvalidCode,
+        ProblemKind::MalformedAction,
+        ProblemKind::IllegalAction,
+        ProblemKind::GameOver,
+        ProblemKind::InvalidImport,
+        ProblemKind::UnsupportedFormat,
+        ProblemKind::UnknownVariant,
+        ProblemKind::InvalidField,
+        ProblemKind::MalformedBody,
+        ProblemKind::UnsupportedMediaType,
+        ProblemKind::BodyTooLarge,
+        ProblemKind::InvalidQuery,
+        ProblemKind::NotFound,
+        ProblemKind::MethodNotAllowed,
+        ProblemKind::Internal,
+    ];
+
+    /// The slug that ends the `type` URI.
+    pub fn slug(self) -> &'static str {
+        match self {
+            ProblemKind::UnknownGame => "unknown-game",
+            ProblemKind::InvalidCode => "invalid-code",
+            ProblemKind::MalformedAction => "malformed-action",
+            ProblemKind::IllegalAction => "illegal-action",
+            ProblemKind::GameOver => "game-over",
+            ProblemKind::InvalidImport => "invalid-import",
+            ProblemKind::UnsupportedFormat => "unsupported-format",
+            ProblemKind::UnknownVariant => "unknown-variant",
+            ProblemKind::InvalidField => "invalid-field",
+            ProblemKind::MalformedBody => "malformed-body",
+            ProblemKind::UnsupportedMediaType => "unsupported-media-type",
+            ProblemKind::BodyTooLarge => "body-too-large",
+            ProblemKind::InvalidQuery => "invalid-query",
+            ProblemKind::NotFound => "not-found",
+            ProblemKind::MethodNotAllowed => "method-not-allowed",
+            ProblemKind::Internal => "internal",
+        }
+    }
+
+    /// The problem's `type` URI: a path on this service that documents it.
+    pub fn type_uri(self) -> String {
+        format!("/problems/{}", self.slug())
+    }
+
+    /// The short, fixed summary.
+    pub fn title(self) -> &'static str {
+        match self {
+            ProblemKind::UnknownGame => "Unknown game",
+            ProblemKind::InvalidCode => "Invalid state code",
+            ProblemKind::MalformedAction => "Malformed action",
+            ProblemKind::IllegalAction => "Illegal action",
+            ProblemKind::GameOver => "Game over",
+            ProblemKind::InvalidImport => "Invalid import text",
+            ProblemKind::UnsupportedFormat => "Unsupported format",
+            ProblemKind::UnknownVariant => "Unknown variant",
+            ProblemKind::InvalidField => "Invalid field",
+            ProblemKind::MalformedBody => "Malformed request body",
+            ProblemKind::UnsupportedMediaType => "Unsupported media type",
+            ProblemKind::BodyTooLarge => "Request body too large",
+            ProblemKind::InvalidQuery => "Invalid query string",
+            ProblemKind::NotFound => "Not found",
+            ProblemKind::MethodNotAllowed => "Method not allowed",
+            ProblemKind::Internal => "Internal error",
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(self) -> StatusCode {
+        match self {
+            ProblemKind::UnknownGame | ProblemKind::NotFound => StatusCode::NOT_FOUND,
+            ProblemKind::InvalidCode
+            | ProblemKind::InvalidImport
+            | ProblemKind::UnsupportedFormat
+            | ProblemKind::UnknownVariant
+            | ProblemKind::InvalidField
+            | ProblemKind::MalformedBody
+            | ProblemKind::InvalidQuery => StatusCode::BAD_REQUEST,
+            ProblemKind::MalformedAction | ProblemKind::IllegalAction => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            ProblemKind::GameOver => StatusCode::CONFLICT,
+            ProblemKind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ProblemKind::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ProblemKind::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ProblemKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// What the kind means and how to fix the request, for `/problems/{slug}`.
+    pub fn description(self) -> &'static str {
+        match self {
+            ProblemKind::UnknownGame => "The {game} path segment is not one of the games listed by GET /v1/games.",
+            ProblemKind::InvalidCode => "The state code in the path cannot be read. `reason` names the rule it breaks (wrong-length, padding, invalid-character, trailing-bits, unused-bit, square-out-of-range, two-pieces-on-one-point, too-many-pieces, missing-general, impossible-point, generals-facing, opponent-in-check); `offset` points at the character where one is at fault.",
+            ProblemKind::MalformedAction => "An action is not written in the game's notation. `index` is its place in the request's `actions`, `legal_actions` lists what may be played there.",
+            ProblemKind::IllegalAction => "An action is well written but not legal in the position reached. `index` is its place in `actions`, `legal_actions` lists what may be played there.",
+            ProblemKind::GameOver => "The position is final; no action can be played. `status` tells how the game ended.",
+            ProblemKind::InvalidImport => "The text to import is not valid in the format named. `reason` names the rule; `offset`, `rank` and `character` locate it where they apply.",
+            ProblemKind::UnsupportedFormat => "The format is not one the game reads or writes; `supported` lists those it does.",
+            ProblemKind::UnknownVariant => "The variant is not one of the game's; `supported` lists them.",
+            ProblemKind::InvalidField => "A field of the request has a value the endpoint does not accept; `field` names it.",
+            ProblemKind::MalformedBody => "The body is not the JSON the endpoint expects; `detail` says where parsing stopped.",
+            ProblemKind::UnsupportedMediaType => "Send the body with Content-Type: application/json.",
+            ProblemKind::BodyTooLarge => "The body is larger than `limit` bytes.",
+            ProblemKind::InvalidQuery => "The query string does not fit the endpoint; `detail` says which parameter.",
+            ProblemKind::NotFound => "No route matches this path; see /openapi.yaml.",
+            ProblemKind::MethodNotAllowed => "The route exists but does not take this method; `allow` lists those it takes.",
+            ProblemKind::Internal => "Something failed inside the service. The request may be retried; the cause is in the service's logs.",
+        }
+    }
+}
+
+/// One problem, ready to send: a kind, a detail and extension members.
+#[derive(Debug)]
+pub struct Problem {
+    /// The kind, giving `type`, `title` and `status`.
+    pub kind: ProblemKind,
+    /// What went wrong with this request, in a sentence.
+    pub detail: String,
+    /// Extension members (`field`, `offset`, `index`, `legal_actions`, …).
+    pub extensions: Map<String, Value>,
+}
+
+impl Problem {
+    /// A problem with no extension members.
+    pub fn new(kind: ProblemKind, detail: impl Into<String>) -> Problem {
+        Problem {
+            kind,
+            detail: detail.into(),
+            extensions: Map::new(),
+        }
+    }
+
+    /// Adds an extension member.
+    pub fn with(mut self, key: &str, value: impl Serialize) -> Problem {
+        let value = serde_json::to_value(value).unwrap_or(Value::Null);
+        self.extensions.insert(key.to_owned(), value);
+        self
+    }
+
+    /// The JSON body.
+    pub fn body(&self, instance: Option<&str>) -> Value {
+        let mut body = Map::new();
+        body.insert("type".into(), Value::from(self.kind.type_uri()));
+        body.insert("title".into(), Value::from(self.kind.title()));
+        body.insert("status".into(), Value::from(self.kind.status().as_u16()));
+        body.insert("detail".into(), Value::from(self.detail.clone()));
+        if let Some(instance) = instance {
+            body.insert("instance".into(), Value::from(instance));
+        }
+        for (k, v) in &self.extensions {
+            body.insert(k.clone(), v.clone());
+        }
+        Value::Object(body)
+    }
+
+    /// The full response.
+    pub fn response(&self) -> HttpResponse {
+        let mut builder = HttpResponse::build(self.kind.status());
+        builder.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
+        builder.insert_header((header::CACHE_CONTROL, "no-store"));
+        if let Some(Value::Array(allow)) = self.extensions.get("allow") {
+            let allow: Vec<&str> = allow.iter().filter_map(Value::as_str).collect();
+            builder.insert_header((header::ALLOW, allow.join(", ")));
+        }
+        builder.body(self.body(None).to_string())
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.kind.slug(), self.detail)
+    }
+}
+
+/// The error type of every handler.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// A client error, sent as it is.
+    #[error("{0}")]
+    Problem(Problem),
+    /// A failure inside the service: logged with its cause chain, answered
+    /// with an opaque 500.
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<Problem> for ApiError {
+    fn from(p: Problem) -> Self {
+        ApiError::Problem(p)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::Problem(p) => p.kind.status(),
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        match self {
+            ApiError::Problem(p) => p.response(),
+            ApiError::Internal(e) => {
+                tracing::error!(error = ?e, "internal error");
+                Problem::new(
+                    ProblemKind::Internal,
+                    "the service failed to answer this request; it has been logged",
+                )
+                .response()
+            }
+        }
+    }
+}
+
+/// Turns actix's JSON extractor errors into problems.
+pub fn json_error(err: actix_web::error::JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    use actix_web::error::JsonPayloadError as E;
+    let problem = match &err {
+        E::OverflowKnownLength { length, limit } => Problem::new(
+            ProblemKind::BodyTooLarge,
+            format!("the body has {length} bytes, at most {limit} are accepted"),
+        )
+        .with("limit", limit),
+        E::Overflow { limit } => Problem::new(
+            ProblemKind::BodyTooLarge,
+            format!("the body is larger than {limit} bytes"),
+        )
+        .with("limit", limit),
+        E::ContentType => Problem::new(
+            ProblemKind::UnsupportedMediaType,
+            "send the body as JSON with Content-Type: application/json",
+        ),
+        E::Deserialize(e) => {
+            let p = Problem::new(ProblemKind::MalformedBody, format!("the body is not valid here: {e}"));
+            if e.is_data() {
+                p
+            } else {
+                p.with("line", e.line()).with("column", e.column())
+            }
+        }
+        other => Problem::new(ProblemKind::MalformedBody, format!("the body could not be read: {other}")),
+    };
+    ApiError::Problem(problem).into()
+}
+
+/// Turns actix's query extractor errors into problems.
+pub fn query_error(err: actix_web::error::QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::Problem(Problem::new(ProblemKind::InvalidQuery, err.to_string())).into()
+}
+
+/// Turns actix's path extractor errors into problems.
+pub fn path_error(err: actix_web::error::PathError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::Problem(Problem::new(ProblemKind::NotFound, err.to_string())).into()
+}
+
+/// The default service: no route matched.
+pub async fn not_found(req: HttpRequest) -> HttpResponse {
+    Problem::new(
+        ProblemKind::NotFound,
+        format!("no route matches {} {}", req.method(), req.path()),
+    )
+    .response()
+}
+
+/// A resource's default service: the path exists but not for this method.
+pub fn method_not_allowed(allow: &'static [&'static str]) -> impl Fn(HttpRequest) -> std::future::Ready<HttpResponse> + Clone {
+    move |req: HttpRequest| {
+        std::future::ready(
+            Problem::new(
+                ProblemKind::MethodNotAllowed,
+                format!("{} does not take {}; it takes {}", req.path(), req.method(), allow.join(", ")),
+            )
+            .with("allow", allow)
+            .response(),
+        )
+    }
+}
+
+/// Rewrites any error response that is not yet a problem (raised by actix
+/// itself before a handler ran) as one, keeping its status.
+pub fn render_plain_errors<B: MessageBody + 'static>(
+    res: ServiceResponse<B>,
+) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_problem = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v == HeaderValue::from_static(PROBLEM_JSON));
+    if is_problem {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let status = res.status();
+    let kind = match status {
+        StatusCode::NOT_FOUND => ProblemKind::NotFound,
+        StatusCode::METHOD_NOT_ALLOWED => ProblemKind::MethodNotAllowed,
+        StatusCode::PAYLOAD_TOO_LARGE => ProblemKind::BodyTooLarge,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ProblemKind::UnsupportedMediaType,
+        s if s.is_server_error() => ProblemKind::Internal,
+        _ => ProblemKind::MalformedBody,
+    };
+    let detail = res
+        .response()
+        .error()
+        .map(|e| e.to_string())
+        .unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_owned());
+    let problem = Problem::new(kind, detail);
+    let mut body = problem.body(None);
+    body["status"] = Value::from(status.as_u16());
+    let (req, _) = res.into_parts();
+    let response = HttpResponse::build(status)
+        .insert_header((header::CONTENT_TYPE, PROBLEM_JSON))
+        .body(BoxBody::new(body.to_string()));
+    Ok(ErrorHandlerResponse::Response(
+        ServiceResponse::new(req, response).map_into_right_body::<B>(),
+    ))
+}

@@ -1,0 +1,139 @@
+//! Builds the server: the one route table, middleware and extractor
+//! configuration. [`Application::build`] binds first, so tests can ask for
+//! port 0 and read the port actually taken.
+
+use std::net::{SocketAddr, TcpListener};
+
+use actix_cors::Cors;
+use actix_web::dev::Server;
+use actix_web::middleware::ErrorHandlers;
+use actix_web::{web, App, HttpServer};
+use tracing_actix_web::TracingLogger;
+
+use crate::configuration::Settings;
+use crate::problem::{self, method_not_allowed};
+use crate::routes::{docs, games, health, state};
+
+/// Largest request body accepted, in bytes.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// A bound, not yet running server.
+pub struct Application {
+    addr: SocketAddr,
+    server: Server,
+}
+
+impl Application {
+    /// Binds the listener and builds the server.
+    ///
+    /// # Errors
+    ///
+    /// When the address cannot be bound.
+    pub fn build(settings: Settings) -> std::io::Result<Application> {
+        let listener = TcpListener::bind(settings.addr)?;
+        let addr = listener.local_addr()?;
+        let workers = settings.workers;
+        let settings = web::Data::new(settings);
+        let mut server = HttpServer::new(move || {
+            App::new()
+                .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
+                .wrap(cors())
+                .wrap(TracingLogger::default())
+                .app_data(settings.clone())
+                .app_data(
+                    web::JsonConfig::default()
+                        .limit(BODY_LIMIT)
+                        .error_handler(problem::json_error),
+                )
+                .app_data(web::QueryConfig::default().error_handler(problem::query_error))
+                .app_data(web::PathConfig::default().error_handler(problem::path_error))
+                .configure(routes)
+                .default_service(web::to(problem::not_found))
+        })
+        .shutdown_timeout(10)
+        .listen(listener)?;
+        if let Some(n) = workers {
+            server = server.workers(n);
+        }
+        Ok(Application {
+            addr,
+            server: server.run(),
+        })
+    }
+
+    /// The address actually bound.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Serves until SIGINT or SIGTERM, then drains in-flight requests
+    /// (up to 10 s) and returns.
+    ///
+    /// # Errors
+    ///
+    /// When the server fails.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+/// Every public endpoint answers any origin: any frontend may call them.
+fn cors() -> Cors {
+    Cors::default()
+        .allow_any_origin()
+        .allowed_methods(["GET", "POST", "OPTIONS"])
+        .allow_any_header()
+        .expose_headers(["ETag", "Location"])
+        .max_age(86_400)
+}
+
+/// The route table.
+fn routes(cfg: &mut web::ServiceConfig) {
+    const GET: &[&str] = &["GET"];
+    const POST: &[&str] = &["POST"];
+    cfg.service(
+        web::resource("/healthz")
+            .route(web::get().to(health::healthz))
+            .default_service(web::to(method_not_allowed(GET))),
+    )
+    .service(
+        web::resource("/openapi.yaml")
+            .route(web::get().to(docs::openapi))
+            .default_service(web::to(method_not_allowed(GET))),
+    )
+    .service(
+        web::resource("/problems/{kind}")
+            .route(web::get().to(docs::problem))
+            .default_service(web::to(method_not_allowed(GET))),
+    )
+    .service(
+        web::resource("/v1/games")
+            .route(web::get().to(games::list))
+            .default_service(web::to(method_not_allowed(GET))),
+    )
+    .service(
+        web::resource("/v1/{game}/start")
+            .route(web::get().to(state::start))
+            .default_service(web::to(method_not_allowed(GET))),
+    )
+    .service(
+        web::resource("/v1/{game}/import")
+            .route(web::post().to(state::import))
+            .default_service(web::to(method_not_allowed(POST))),
+    )
+    .service(
+        web::resource("/v1/{game}/{code}")
+            .route(web::get().to(state::read))
+            .default_service(web::to(method_not_allowed(GET))),
+    )
+    .service(
+        web::resource("/v1/{game}/{code}/play")
+            .route(web::post().to(state::play))
+            .default_service(web::to(method_not_allowed(POST))),
+    )
+    .service(
+        web::resource("/v1/{game}/{code}/export")
+            .route(web::get().to(state::export))
+            .default_service(web::to(method_not_allowed(GET))),
+    );
+}
