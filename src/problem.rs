@@ -154,7 +154,7 @@ impl ProblemKind {
             ProblemKind::InvalidCode => "The state code in the path cannot be read. `reason` names the rule it breaks (wrong-length, padding, invalid-character, trailing-bits, unused-bit, square-out-of-range, two-pieces-on-one-point, too-many-pieces, missing-general, impossible-point, generals-facing, opponent-in-check); `offset` points at the character where one is at fault.",
             ProblemKind::MalformedAction => "An action is not written in the game's notation. `index` is its place in the request's `actions`, `legal_actions` lists what may be played there.",
             ProblemKind::IllegalAction => "An action is well written but not legal in the position reached. `index` is its place in `actions`, `legal_actions` lists what may be played there.",
-            ProblemKind::GameOver => "The position is final; no action can be played. `status` tells how the game ended.",
+            ProblemKind::GameOver => "The position is final; no action can be played. `outcome` tells how the game ended.",
             ProblemKind::InvalidImport => "The text to import is not valid in the format named. `reason` names the rule; `offset`, `rank` and `character` locate it where they apply.",
             ProblemKind::UnsupportedFormat => "The format is not one the game reads or writes; `supported` lists those it does.",
             ProblemKind::UnknownVariant => "The variant is not one of the game's; `supported` lists them.",

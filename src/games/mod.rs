@@ -158,7 +158,7 @@ pub fn play_batch<G: GameApi>(mut state: G::State, actions: &[String]) -> Result
             )
             .with("index", index)
             .with("action", text)
-            .with("status", status));
+            .with("outcome", status));
         }
         let action = match G::parse_action(text) {
             Ok(a) => a,

@@ -1,0 +1,28 @@
+# Multi-stage build: dependencies are cooked in their own layer (cargo-chef),
+# the runtime image holds only the binary and runs as an unprivileged user.
+
+FROM rust:1.95-slim-bookworm AS chef
+RUN cargo install cargo-chef --locked
+WORKDIR /app
+
+FROM chef AS planner
+COPY . .
+RUN cargo chef prepare --recipe-path recipe.json
+
+FROM chef AS builder
+COPY --from=planner /app/recipe.json recipe.json
+RUN cargo chef cook --release --recipe-path recipe.json
+COPY . .
+RUN cargo build --release --bin qipan
+
+FROM debian:bookworm-slim AS runtime
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --home-dir /data --create-home qipan
+COPY --from=builder /app/target/release/qipan /usr/local/bin/qipan
+USER qipan
+WORKDIR /data
+ENV QIPAN_ADDR=0.0.0.0:8080 RUST_LOG=info
+EXPOSE 8080
+ENTRYPOINT ["/usr/local/bin/qipan"]
