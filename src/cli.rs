@@ -40,7 +40,10 @@ pub fn perft(args: &PerftArgs, out: &mut impl Write) -> anyhow::Result<()> {
         }
     };
     if args.depth > 12 {
-        bail!("depth {} is more than this machine will finish; use 12 or less", args.depth);
+        bail!(
+            "depth {} is more than this machine will finish; use 12 or less",
+            args.depth
+        );
     }
     let started = Instant::now();
     let total = if args.divide && args.depth > 0 {
@@ -56,6 +59,9 @@ pub fn perft(args: &PerftArgs, out: &mut impl Write) -> anyhow::Result<()> {
     };
     writeln!(out, "{total}")?;
     let secs = started.elapsed().as_secs_f64();
-    eprintln!("{total} nodes in {secs:.3} s ({:.1} M nodes/s)", total as f64 / secs.max(1e-9) / 1e6);
+    eprintln!(
+        "{total} nodes in {secs:.3} s ({:.1} M nodes/s)",
+        total as f64 / secs.max(1e-9) / 1e6
+    );
     Ok(())
 }

@@ -6,7 +6,11 @@ use qipan::configuration::Settings;
 use qipan::startup::Application;
 
 #[derive(Parser)]
-#[command(name = "qipan", version, about = "Game-state service: exact rules, every position a URL")]
+#[command(
+    name = "qipan",
+    version,
+    about = "Game-state service: exact rules, every position a URL"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -30,8 +34,10 @@ async fn main() -> anyhow::Result<()> {
         None | Some(Command::Serve) => {
             qipan::telemetry::init();
             let app = Application::build(cli.settings)?;
-            tracing::info!(addr = %app.addr(), "qipan listening");
-            app.run_until_stopped().await?;
+            let addr = app.addr();
+            let running = app.run_until_signalled()?;
+            tracing::info!(%addr, "qipan listening");
+            running.await?;
             Ok(())
         }
     }

@@ -293,20 +293,29 @@ pub fn json_error(err: actix_web::error::JsonPayloadError, _req: &HttpRequest) -
             "send the body as JSON with Content-Type: application/json",
         ),
         E::Deserialize(e) => {
-            let p = Problem::new(ProblemKind::MalformedBody, format!("the body is not valid here: {e}"));
+            let p = Problem::new(
+                ProblemKind::MalformedBody,
+                format!("the body is not valid here: {e}"),
+            );
             if e.is_data() {
                 p
             } else {
                 p.with("line", e.line()).with("column", e.column())
             }
         }
-        other => Problem::new(ProblemKind::MalformedBody, format!("the body could not be read: {other}")),
+        other => Problem::new(
+            ProblemKind::MalformedBody,
+            format!("the body could not be read: {other}"),
+        ),
     };
     ApiError::Problem(problem).into()
 }
 
 /// Turns actix's query extractor errors into problems.
-pub fn query_error(err: actix_web::error::QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
+pub fn query_error(
+    err: actix_web::error::QueryPayloadError,
+    _req: &HttpRequest,
+) -> actix_web::Error {
     ApiError::Problem(Problem::new(ProblemKind::InvalidQuery, err.to_string())).into()
 }
 
@@ -325,12 +334,19 @@ pub async fn not_found(req: HttpRequest) -> HttpResponse {
 }
 
 /// A resource's default service: the path exists but not for this method.
-pub fn method_not_allowed(allow: &'static [&'static str]) -> impl Fn(HttpRequest) -> std::future::Ready<HttpResponse> + Clone {
+pub fn method_not_allowed(
+    allow: &'static [&'static str],
+) -> impl Fn(HttpRequest) -> std::future::Ready<HttpResponse> + Clone {
     move |req: HttpRequest| {
         std::future::ready(
             Problem::new(
                 ProblemKind::MethodNotAllowed,
-                format!("{} does not take {}; it takes {}", req.path(), req.method(), allow.join(", ")),
+                format!(
+                    "{} does not take {}; it takes {}",
+                    req.path(),
+                    req.method(),
+                    allow.join(", ")
+                ),
             )
             .with("allow", allow)
             .response(),

@@ -51,6 +51,7 @@ impl Application {
                 .default_service(web::to(problem::not_found))
         })
         .shutdown_timeout(10)
+        .disable_signals()
         .listen(listener)?;
         if let Some(n) = workers {
             server = server.workers(n);
@@ -66,14 +67,42 @@ impl Application {
         self.addr
     }
 
-    /// Serves until SIGINT or SIGTERM, then drains in-flight requests
-    /// (up to 10 s) and returns.
+    /// Serves until the server is stopped (tests drop it with their runtime).
     ///
     /// # Errors
     ///
     /// When the server fails.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
+    }
+
+    /// Registers SIGINT and SIGTERM handlers at once, then gives the future
+    /// that serves until one arrives, drains in-flight requests (up to 10 s)
+    /// and returns. Registering before the caller announces the address
+    /// means a signal sent right after the announcement is never missed.
+    ///
+    /// # Errors
+    ///
+    /// When the signal handlers cannot be installed.
+    pub fn run_until_signalled(
+        self,
+    ) -> std::io::Result<impl std::future::Future<Output = std::io::Result<()>>> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut terminate = signal(SignalKind::terminate())?;
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let handle = self.server.handle();
+        // The server must keep being polled while it drains, so it runs as
+        // its own task and `stop` is sent from here.
+        let mut server = tokio::spawn(self.server);
+        Ok(async move {
+            tokio::select! {
+                result = &mut server => return result.map_err(std::io::Error::other)?,
+                _ = terminate.recv() => tracing::info!("SIGTERM: shutting down"),
+                _ = interrupt.recv() => tracing::info!("SIGINT: shutting down"),
+            }
+            handle.stop(true).await;
+            server.await.map_err(std::io::Error::other)?
+        })
     }
 }
 

@@ -132,15 +132,24 @@ pub fn read(kind: GameKind, code: &str, base: &str) -> Result<Vec<u8>, ApiError>
 /// `invalid-field` for an empty or oversized batch; `game-over`,
 /// `malformed-action` or `illegal-action` naming the index of the first
 /// action that cannot be played, with the legal actions at that point.
-pub fn play_batch<G: GameApi>(mut state: G::State, actions: &[String]) -> Result<G::State, Problem> {
+pub fn play_batch<G: GameApi>(
+    mut state: G::State,
+    actions: &[String],
+) -> Result<G::State, Problem> {
     if actions.is_empty() {
-        return Err(Problem::new(ProblemKind::InvalidField, "`actions` must hold at least one action")
-            .with("field", "actions"));
+        return Err(Problem::new(
+            ProblemKind::InvalidField,
+            "`actions` must hold at least one action",
+        )
+        .with("field", "actions"));
     }
     if actions.len() > MAX_ACTIONS {
         return Err(Problem::new(
             ProblemKind::InvalidField,
-            format!("`actions` holds {} actions, at most {MAX_ACTIONS} are accepted", actions.len()),
+            format!(
+                "`actions` holds {} actions, at most {MAX_ACTIONS} are accepted",
+                actions.len()
+            ),
         )
         .with("field", "actions"));
     }
@@ -153,7 +162,11 @@ pub fn play_batch<G: GameApi>(mut state: G::State, actions: &[String]) -> Result
                 format!(
                     "action {index} ({text:?}) cannot be played: the game is over ({}{})",
                     status.reason.unwrap_or(status.state),
-                    status.winner.as_deref().map(|w| format!(", {w} wins")).unwrap_or_default()
+                    status
+                        .winner
+                        .as_deref()
+                        .map(|w| format!(", {w} wins"))
+                        .unwrap_or_default()
                 ),
             )
             .with("index", index)
@@ -193,7 +206,12 @@ pub fn play_batch<G: GameApi>(mut state: G::State, actions: &[String]) -> Result
 /// # Errors
 ///
 /// See [`play_batch`], and `invalid-code`.
-pub fn play(kind: GameKind, code: &str, actions: &[String], base: &str) -> Result<Vec<u8>, ApiError> {
+pub fn play(
+    kind: GameKind,
+    code: &str,
+    actions: &[String],
+    base: &str,
+) -> Result<Vec<u8>, ApiError> {
     fn go<G: GameApi>(code: &str, actions: &[String], base: &str) -> Result<Vec<u8>, ApiError> {
         let state = play_batch::<G>(G::decode(code)?, actions)?;
         render::<G>(&state, base)
@@ -228,14 +246,23 @@ pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<Export
         let info = G::info();
         let format = match format {
             None => info.formats[0],
-            Some(f) => info.formats.iter().copied().find(|&x| x == f).ok_or_else(|| {
-                Problem::new(
-                    ProblemKind::UnsupportedFormat,
-                    format!("{} does not export {f:?}; it writes {}", G::KIND, info.formats.join(", ")),
-                )
-                .with("field", "format")
-                .with("supported", info.formats)
-            })?,
+            Some(f) => info
+                .formats
+                .iter()
+                .copied()
+                .find(|&x| x == f)
+                .ok_or_else(|| {
+                    Problem::new(
+                        ProblemKind::UnsupportedFormat,
+                        format!(
+                            "{} does not export {f:?}; it writes {}",
+                            G::KIND,
+                            info.formats.join(", ")
+                        ),
+                    )
+                    .with("field", "format")
+                    .with("supported", info.formats)
+                })?,
         };
         let text = G::export(&state, format)?;
         Ok(ExportView {
@@ -257,8 +284,11 @@ pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<Export
 /// `invalid-field` naming the field when it is missing or of the wrong type.
 pub fn field<T: serde::de::DeserializeOwned>(body: &Value, name: &str) -> Result<T, Problem> {
     let Some(value) = body.get(name) else {
-        return Err(Problem::new(ProblemKind::InvalidField, format!("the body needs a `{name}` field"))
-            .with("field", name));
+        return Err(Problem::new(
+            ProblemKind::InvalidField,
+            format!("the body needs a `{name}` field"),
+        )
+        .with("field", name));
     };
     serde_json::from_value(value.clone()).map_err(|e| {
         Problem::new(ProblemKind::InvalidField, format!("`{name}`: {e}")).with("field", name)
@@ -272,13 +302,19 @@ pub fn field<T: serde::de::DeserializeOwned>(body: &Value, name: &str) -> Result
 /// `invalid-field` naming the first unknown field.
 pub fn only_fields(body: &Value, allowed: &[&str]) -> Result<(), Problem> {
     let Some(obj) = body.as_object() else {
-        return Err(Problem::new(ProblemKind::MalformedBody, "the body must be a JSON object"));
+        return Err(Problem::new(
+            ProblemKind::MalformedBody,
+            "the body must be a JSON object",
+        ));
     };
     match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
         None => Ok(()),
         Some(k) => Err(Problem::new(
             ProblemKind::InvalidField,
-            format!("unknown field `{k}`; this format reads {}", allowed.join(", ")),
+            format!(
+                "unknown field `{k}`; this format reads {}",
+                allowed.join(", ")
+            ),
         )
         .with("field", k)),
     }

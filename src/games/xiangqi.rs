@@ -1,7 +1,9 @@
 //! Xiangqi over HTTP: the state view, its notations, FEN import and export,
 //! and the problems for bad codes and FENs.
 
-use qipan_rules::xiangqi::{self as xq, CodeError, FenError, Move, Position, PositionError, Side, Square};
+use qipan_rules::xiangqi::{
+    self as xq, CodeError, FenError, Move, Position, PositionError, Side, Square,
+};
 use qipan_rules::{Game, GameKind};
 use serde::Serialize;
 use serde_json::Value;
@@ -70,20 +72,26 @@ fn invalid_code(e: &CodeError) -> Problem {
         .with("field", "code")
         .with("reason", reason);
     match e {
-        CodeError::WrongLength { length } => p.with("length", length).with("expected_length", xq::CODE_LEN),
+        CodeError::WrongLength { length } => p
+            .with("length", length)
+            .with("expected_length", xq::CODE_LEN),
         CodeError::Padding { offset } => p.with("offset", offset),
-        CodeError::InvalidCharacter { offset, character } => {
-            p.with("offset", offset).with("character", character.to_string())
-        }
+        CodeError::InvalidCharacter { offset, character } => p
+            .with("offset", offset)
+            .with("character", character.to_string()),
         CodeError::TrailingBits { .. } => p.with("offset", xq::CODE_LEN - 1),
         CodeError::UnusedBitSet { byte, .. } => p.with("byte", byte),
-        CodeError::SquareOutOfRange { byte, value, .. } => p.with("byte", byte).with("value", value),
+        CodeError::SquareOutOfRange { byte, value, .. } => {
+            p.with("byte", byte).with("value", value)
+        }
         CodeError::TwoPiecesOnOnePoint {
             square,
             first_byte,
             second_byte,
             ..
-        } => p.with("point", square.to_string()).with("bytes", [first_byte, second_byte]),
+        } => p
+            .with("point", square.to_string())
+            .with("bytes", [first_byte, second_byte]),
         CodeError::Position(pe) => with_position_details(p, pe),
     }
 }
@@ -101,7 +109,9 @@ fn position_reason(e: &PositionError) -> &'static str {
 fn with_position_details(p: Problem, e: &PositionError) -> Problem {
     match e {
         PositionError::ImpossiblePoint { square, .. } => p.with("point", square.to_string()),
-        PositionError::GeneralsFacing { file } => p.with("file", ((b'a' + file) as char).to_string()),
+        PositionError::GeneralsFacing { file } => {
+            p.with("file", ((b'a' + file) as char).to_string())
+        }
         PositionError::TooManyPieces { .. }
         | PositionError::MissingGeneral { .. }
         | PositionError::OpponentInCheck { .. } => p,
@@ -262,7 +272,10 @@ impl GameApi for Xiangqi {
             .with("field", "format")
             .with("supported", ["fen"]));
         }
-        if let Some(v) = body.get("variant").filter(|v| v.as_str() != Some("standard")) {
+        if let Some(v) = body
+            .get("variant")
+            .filter(|v| v.as_str() != Some("standard"))
+        {
             return Err(Problem::new(
                 ProblemKind::UnknownVariant,
                 format!("xiangqi has no variant {v}; it has: standard"),

@@ -17,13 +17,20 @@ pub async fn openapi() -> HttpResponse {
 
 /// Describes one problem type.
 pub async fn problem(kind: web::Path<String>) -> HttpResponse {
-    match ProblemKind::ALL.into_iter().find(|k| k.slug() == kind.as_str()) {
+    match ProblemKind::ALL
+        .into_iter()
+        .find(|k| k.slug() == kind.as_str())
+    {
         Some(k) => HttpResponse::Ok().json(serde_json::json!({
             "type": k.type_uri(),
             "title": k.title(),
             "status": k.status().as_u16(),
             "description": k.description(),
         })),
-        None => Problem::new(ProblemKind::NotFound, format!("no problem type {:?}", kind.as_str())).response(),
+        None => Problem::new(
+            ProblemKind::NotFound,
+            format!("no problem type {:?}", kind.as_str()),
+        )
+        .response(),
     }
 }

@@ -22,7 +22,9 @@ fn none_match(header: &HeaderValue, etag: &str) -> bool {
     let Ok(text) = header.to_str() else {
         return false;
     };
-    text.split(',').map(str::trim).any(|tag| tag == "*" || tag.trim_start_matches("W/") == etag)
+    text.split(',')
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.trim_start_matches("W/") == etag)
 }
 
 /// A response that is a pure function of its request: strong `ETag`,

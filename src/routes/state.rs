@@ -15,7 +15,10 @@ fn game(name: &str) -> Result<GameKind, ApiError> {
         let known: Vec<&str> = GameKind::ALL.iter().map(|g| g.as_str()).collect();
         Problem::new(
             ProblemKind::UnknownGame,
-            format!("there is no game {name:?}; the games are {}", known.join(", ")),
+            format!(
+                "there is no game {name:?}; the games are {}",
+                known.join(", ")
+            ),
         )
         .with("field", "game")
         .with("supported", known)
@@ -57,7 +60,10 @@ pub async fn play(
     let (name, code) = path.into_inner();
     let kind = game(&name)?;
     let base = base_url(&req, settings.public_url.as_deref());
-    Ok(immutable_json(&req, games::play(kind, &code, &body.actions, &base)?))
+    Ok(immutable_json(
+        &req,
+        games::play(kind, &code, &body.actions, &base)?,
+    ))
 }
 
 /// `POST /v1/{game}/import`

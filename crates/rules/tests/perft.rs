@@ -52,9 +52,13 @@ fn read_cases(dir: &Path) -> Vec<Case> {
                 }
                 "perft" => {
                     let (d, nodes) = value.split_once(' ').unwrap_or_else(|| panic!("{}", at()));
-                    let case = cases.last_mut().unwrap_or_else(|| panic!("{}: perft before fen", at()));
-                    case.expected
-                        .push((d.trim().parse().expect("depth"), nodes.trim().parse().expect("nodes")));
+                    let case = cases
+                        .last_mut()
+                        .unwrap_or_else(|| panic!("{}: perft before fen", at()));
+                    case.expected.push((
+                        d.trim().parse().expect("depth"),
+                        nodes.trim().parse().expect("nodes"),
+                    ));
                 }
                 other => panic!("{}: unknown key {other:?}", at()),
             }
@@ -64,7 +68,9 @@ fn read_cases(dir: &Path) -> Vec<Case> {
 }
 
 fn run(dir: &str) {
-    let dir = std::env::var("PERFT_DIR").map(PathBuf::from).unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join(dir));
+    let dir = std::env::var("PERFT_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join(dir));
     let cases = read_cases(&dir);
     assert!(!cases.is_empty(), "no perft cases in {}", dir.display());
     let mut failures = Vec::new();
@@ -83,8 +89,16 @@ fn run(dir: &str) {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {checked} perft counts differ:\n{}", failures.len(), failures.join("\n"));
-    eprintln!("{checked} perft counts over {} positions agree", cases.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} perft counts differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{checked} perft counts over {} positions agree",
+        cases.len()
+    );
 }
 
 #[test]

@@ -83,7 +83,9 @@ pub enum CodeError {
         value: u8,
     },
     /// Two pieces on one point.
-    #[error("{first} (byte {first_byte}) and {second} (byte {second_byte}) both stand on {square}")]
+    #[error(
+        "{first} (byte {first_byte}) and {second} (byte {second_byte}) both stand on {square}"
+    )]
     TwoPiecesOnOnePoint {
         /// The point.
         square: Square,

@@ -54,7 +54,9 @@ pub enum FenError {
     #[error("the side to move is missing after the board: add ' w' (red) or ' b' (black)")]
     MissingSide,
     /// A side to move other than `w`, `r` or `b`.
-    #[error("side to move {found:?} at offset {offset}: expected 'w' (or 'r') for red, 'b' for black")]
+    #[error(
+        "side to move {found:?} at offset {offset}: expected 'w' (or 'r') for red, 'b' for black"
+    )]
     InvalidSide {
         /// What was found.
         found: String,

@@ -95,11 +95,10 @@ fn describe(pos: &Position, m: Move) -> Option<Described> {
         .filter(|v| v.len() >= 2)
         .flatten()
         .collect();
-    let tandem_files = (piece.role == Role::Soldier
-        && on_file.len() >= 2
-        && series.len() > on_file.len())
-    .then(|| series.iter().position(|&s| s == m.from))
-    .flatten();
+    let tandem_files =
+        (piece.role == Role::Soldier && on_file.len() >= 2 && series.len() > on_file.len())
+            .then(|| series.iter().position(|&s| s == m.from))
+            .flatten();
     let (a, b) = (advance(side, m.from), advance(side, m.to));
     let direction = if a == b {
         Direction::Sideways

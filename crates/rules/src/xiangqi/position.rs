@@ -325,8 +325,7 @@ impl Position {
         let red = pos.general(Side::Red);
         let black = pos.general(Side::Black);
         if red.file() == black.file()
-            && (black.row() + 1..red.row())
-                .all(|r| pos.board[(r * 9 + red.file()) as usize] == 0)
+            && (black.row() + 1..red.row()).all(|r| pos.board[(r * 9 + red.file()) as usize] == 0)
         {
             return Err(PositionError::GeneralsFacing { file: red.file() });
         }
@@ -475,8 +474,7 @@ impl Position {
             let c = b[t as usize];
             c == 0 || !cell_side_is(c, side)
         };
-        for slot in base..base + 16 {
-            let from = self.slots[slot];
+        for (slot, &from) in self.slots.iter().enumerate().skip(base).take(16) {
             if from == CAPTURED {
                 continue;
             }
