@@ -47,6 +47,8 @@ pub enum ProblemKind {
     BodyTooLarge,
     /// The query string is not what the endpoint expects.
     InvalidQuery,
+    /// A CORS preflight asked for a method or header the API does not allow.
+    CorsRefused,
     /// No such route.
     NotFound,
     /// The route exists but not for this method.
@@ -57,7 +59,7 @@ pub enum ProblemKind {
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 16] = [
+    pub const ALL: [ProblemKind; 17] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -71,6 +73,7 @@ impl ProblemKind {
         ProblemKind::UnsupportedMediaType,
         ProblemKind::BodyTooLarge,
         ProblemKind::InvalidQuery,
+        ProblemKind::CorsRefused,
         ProblemKind::NotFound,
         ProblemKind::MethodNotAllowed,
         ProblemKind::Internal,
@@ -92,6 +95,7 @@ impl ProblemKind {
             ProblemKind::UnsupportedMediaType => "unsupported-media-type",
             ProblemKind::BodyTooLarge => "body-too-large",
             ProblemKind::InvalidQuery => "invalid-query",
+            ProblemKind::CorsRefused => "cors-refused",
             ProblemKind::NotFound => "not-found",
             ProblemKind::MethodNotAllowed => "method-not-allowed",
             ProblemKind::Internal => "internal",
@@ -119,6 +123,7 @@ impl ProblemKind {
             ProblemKind::UnsupportedMediaType => "Unsupported media type",
             ProblemKind::BodyTooLarge => "Request body too large",
             ProblemKind::InvalidQuery => "Invalid query string",
+            ProblemKind::CorsRefused => "CORS request refused",
             ProblemKind::NotFound => "Not found",
             ProblemKind::MethodNotAllowed => "Method not allowed",
             ProblemKind::Internal => "Internal error",
@@ -135,7 +140,8 @@ impl ProblemKind {
             | ProblemKind::UnknownVariant
             | ProblemKind::InvalidField
             | ProblemKind::MalformedBody
-            | ProblemKind::InvalidQuery => StatusCode::BAD_REQUEST,
+            | ProblemKind::InvalidQuery
+            | ProblemKind::CorsRefused => StatusCode::BAD_REQUEST,
             ProblemKind::MalformedAction | ProblemKind::IllegalAction => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
@@ -163,6 +169,7 @@ impl ProblemKind {
             ProblemKind::UnsupportedMediaType => "Send the body with Content-Type: application/json.",
             ProblemKind::BodyTooLarge => "The body is larger than `limit` bytes.",
             ProblemKind::InvalidQuery => "The query string does not fit the endpoint; `detail` says which parameter.",
+            ProblemKind::CorsRefused => "A CORS preflight asked for a method other than GET, POST or OPTIONS, or was otherwise refused; `detail` says why.",
             ProblemKind::NotFound => "No route matches this path; see /openapi.yaml.",
             ProblemKind::MethodNotAllowed => "The route exists but does not take this method; `allow` lists those it takes.",
             ProblemKind::Internal => "Something failed inside the service. The request may be retried; the cause is in the service's logs.",
@@ -372,6 +379,14 @@ pub fn render_plain_errors<B: MessageBody + 'static>(
         StatusCode::METHOD_NOT_ALLOWED => ProblemKind::MethodNotAllowed,
         StatusCode::PAYLOAD_TOO_LARGE => ProblemKind::BodyTooLarge,
         StatusCode::UNSUPPORTED_MEDIA_TYPE => ProblemKind::UnsupportedMediaType,
+        _ if res
+            .response()
+            .error()
+            .and_then(|e| e.as_error::<actix_cors::CorsError>())
+            .is_some() =>
+        {
+            ProblemKind::CorsRefused
+        }
         s if s.is_server_error() => ProblemKind::Internal,
         _ => ProblemKind::MalformedBody,
     };
@@ -386,6 +401,7 @@ pub fn render_plain_errors<B: MessageBody + 'static>(
     let (req, _) = res.into_parts();
     let response = HttpResponse::build(status)
         .insert_header((header::CONTENT_TYPE, PROBLEM_JSON))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
         .body(BoxBody::new(body.to_string()));
     Ok(ErrorHandlerResponse::Response(
         ServiceResponse::new(req, response).map_into_right_body::<B>(),

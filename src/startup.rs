@@ -7,7 +7,7 @@ use std::net::{SocketAddr, TcpListener};
 use actix_cors::Cors;
 use actix_web::dev::Server;
 use actix_web::middleware::ErrorHandlers;
-use actix_web::{web, App, HttpServer};
+use actix_web::{guard, web, App, HttpServer};
 use tracing_actix_web::TracingLogger;
 
 use crate::configuration::Settings;
@@ -36,8 +36,10 @@ impl Application {
         let settings = web::Data::new(settings);
         let mut server = HttpServer::new(move || {
             App::new()
-                .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
+                // Innermost first: CORS errors (a refused preflight) are
+                // rewritten as problems too, and every request is logged.
                 .wrap(cors())
+                .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
                 .wrap(TracingLogger::default())
                 .app_data(settings.clone())
                 .app_data(
@@ -116,53 +118,45 @@ fn cors() -> Cors {
         .max_age(86_400)
 }
 
-/// The route table.
+/// A resource answering one method; any other method gets a 405 problem
+/// naming the one it takes.
+fn resource(
+    path: &str,
+    method: &'static [&'static str],
+    route: actix_web::Route,
+) -> actix_web::Resource {
+    web::resource(path)
+        .route(route)
+        .default_service(web::to(method_not_allowed(method)))
+}
+
+/// The route table. `/v1/{game}/start` and `/v1/{game}/import` come before
+/// `/v1/{game}/{code}` so that they are never read as codes.
 fn routes(cfg: &mut web::ServiceConfig) {
-    const GET: &[&str] = &["GET"];
+    const GET: &[&str] = &["GET", "HEAD"];
     const POST: &[&str] = &["POST"];
-    cfg.service(
-        web::resource("/healthz")
-            .route(web::get().to(health::healthz))
-            .default_service(web::to(method_not_allowed(GET))),
-    )
-    .service(
-        web::resource("/openapi.yaml")
-            .route(web::get().to(docs::openapi))
-            .default_service(web::to(method_not_allowed(GET))),
-    )
-    .service(
-        web::resource("/problems/{kind}")
-            .route(web::get().to(docs::problem))
-            .default_service(web::to(method_not_allowed(GET))),
-    )
-    .service(
-        web::resource("/v1/games")
-            .route(web::get().to(games::list))
-            .default_service(web::to(method_not_allowed(GET))),
-    )
-    .service(
-        web::resource("/v1/{game}/start")
-            .route(web::get().to(state::start))
-            .default_service(web::to(method_not_allowed(GET))),
-    )
-    .service(
-        web::resource("/v1/{game}/import")
-            .route(web::post().to(state::import))
-            .default_service(web::to(method_not_allowed(POST))),
-    )
-    .service(
-        web::resource("/v1/{game}/{code}")
-            .route(web::get().to(state::read))
-            .default_service(web::to(method_not_allowed(GET))),
-    )
-    .service(
-        web::resource("/v1/{game}/{code}/play")
-            .route(web::post().to(state::play))
-            .default_service(web::to(method_not_allowed(POST))),
-    )
-    .service(
-        web::resource("/v1/{game}/{code}/export")
-            .route(web::get().to(state::export))
-            .default_service(web::to(method_not_allowed(GET))),
-    );
+    // GET routes answer HEAD too (RFC 9110 §9.3.2); actix sends no body.
+    let get = || web::route().guard(guard::Any(guard::Get()).or(guard::Head()));
+    let post = web::post;
+    cfg.service(resource("/healthz", GET, get().to(health::healthz)))
+        .service(resource("/openapi.yaml", GET, get().to(docs::openapi)))
+        .service(resource("/problems/{kind}", GET, get().to(docs::problem)))
+        .service(resource("/v1/games", GET, get().to(games::list)))
+        .service(resource("/v1/{game}/start", GET, get().to(state::start)))
+        .service(resource(
+            "/v1/{game}/import",
+            POST,
+            post().to(state::import),
+        ))
+        .service(resource("/v1/{game}/{code}", GET, get().to(state::read)))
+        .service(resource(
+            "/v1/{game}/{code}/play",
+            POST,
+            post().to(state::play),
+        ))
+        .service(resource(
+            "/v1/{game}/{code}/export",
+            GET,
+            get().to(state::export),
+        ));
 }

@@ -1,1 +1,10 @@
+//! The API test suite: one binary, a freshly spawned server per test, and
+//! every live response checked against `openapi.yaml`.
 
+mod binary;
+mod docs;
+mod errors;
+mod helpers;
+mod http;
+mod spec;
+mod xiangqi;

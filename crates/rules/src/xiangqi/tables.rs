@@ -145,34 +145,10 @@ pub(crate) static ELEPHANT_MOVES: [[[[u8; 2]; 4]; 90]; 2] = {
     t
 };
 
-/// Advisor moves: diagonal steps that stay inside the palace.
-pub(crate) static ADVISOR_MOVES: [[u8; 4]; 90] = {
+/// One-point steps in the given directions that stay inside the palace
+/// (empty outside it).
+const fn palace_steps(steps: [(i32, i32); 4]) -> [[u8; 4]; 90] {
     let mut t = [[NONE; 4]; 90];
-    let diagonals: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    let mut sq = 0;
-    while sq < 90 {
-        if in_palace(file(sq), row(sq)) {
-            let mut n = 0;
-            let mut i = 0;
-            while i < 4 {
-                let (df, dr) = diagonals[i];
-                let (tf, tr) = (file(sq) + df, row(sq) + dr);
-                if in_palace(tf, tr) {
-                    t[sq][n] = at(tf, tr);
-                    n += 1;
-                }
-                i += 1;
-            }
-        }
-        sq += 1;
-    }
-    t
-};
-
-/// General moves: orthogonal steps that stay inside the palace.
-pub(crate) static GENERAL_MOVES: [[u8; 4]; 90] = {
-    let mut t = [[NONE; 4]; 90];
-    let steps: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
     let mut sq = 0;
     while sq < 90 {
         if in_palace(file(sq), row(sq)) {
@@ -191,7 +167,13 @@ pub(crate) static GENERAL_MOVES: [[u8; 4]; 90] = {
         sq += 1;
     }
     t
-};
+}
+
+/// Advisor moves: diagonal steps that stay inside the palace.
+pub(crate) static ADVISOR_MOVES: [[u8; 4]; 90] = palace_steps([(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+
+/// General moves: orthogonal steps that stay inside the palace.
+pub(crate) static GENERAL_MOVES: [[u8; 4]; 90] = palace_steps([(0, 1), (0, -1), (1, 0), (-1, 0)]);
 
 /// Soldier moves `[side][from]`: one step forward, and sideways once across
 /// the river.

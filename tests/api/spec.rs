@@ -1,0 +1,887 @@
+//! The conformance checker: every live response the tests see is checked
+//! against `openapi.yaml` — its path, method, status, media type and body.
+//!
+//! Conventions of the document the checker relies on (stated in its
+//! `info.description`): a path no template matches must answer 404 with
+//! `#/components/responses/NotFound`; a method a path item does not list
+//! must answer 405 with `#/components/responses/MethodNotAllowed`; an
+//! `OPTIONS` request may instead be a CORS preflight, answered 200 on any
+//! path with `#/components/responses/CorsPreflight`; a `default` response
+//! covers 5xx statuses only.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::Value;
+
+/// The operation keys of a path item (OpenAPI 3.1 §4.8.9).
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+/// The document, read once.
+fn document() -> &'static Value {
+    static DOC: OnceLock<Value> = OnceLock::new();
+    DOC.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml");
+        let text =
+            std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+        serde_yaml::from_str(&text)
+            .unwrap_or_else(|e| panic!("{path} is not a YAML document serde_json can hold: {e}"))
+    })
+}
+
+/// One JSON-pointer reference token, escaped per RFC 6901.
+fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// One JSON-pointer reference token, unescaped per RFC 6901.
+fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// Percent-encodes what may not stand in a URI fragment (RFC 3986 §3.5).
+fn fragment_encode(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len());
+    for b in pointer.bytes() {
+        let keep = b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b);
+        if keep {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes (for `$ref` values written by hand).
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A JSON pointer (`/a/b`) built from raw tokens.
+fn pointer(tokens: &[&str]) -> String {
+    tokens
+        .iter()
+        .map(|t| format!("/{}", escape_token(t)))
+        .collect()
+}
+
+/// Resolves a local `$ref` (`#/components/...`) against the document.
+fn resolve_ref<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
+    let fragment = reference.strip_prefix('#')?;
+    let fragment = percent_decode(fragment);
+    if fragment.is_empty() {
+        return Some(doc);
+    }
+    let fragment = fragment.strip_prefix('/')?;
+    fragment.split('/').try_fold(doc, |node, token| {
+        let token = unescape_token(token);
+        match node {
+            Value::Object(map) => map.get(&token),
+            Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        }
+    })
+}
+
+/// Follows `$ref` chains of an OpenAPI object (a response, a parameter),
+/// returning the object and the JSON pointer it lives at.
+fn follow<'a>(doc: &'a Value, mut node: &'a Value, mut at: String) -> (&'a Value, String) {
+    for _ in 0..16 {
+        let Some(reference) = node.get("$ref").and_then(Value::as_str) else {
+            return (node, at);
+        };
+        node = resolve_ref(doc, reference).unwrap_or_else(|| {
+            panic!("openapi.yaml: `$ref: {reference}` at {at} resolves to nothing")
+        });
+        at = percent_decode(reference.trim_start_matches('#'));
+    }
+    panic!("openapi.yaml: `$ref` chain too long at {at}")
+}
+
+/// How one template segment matches: a literal, or `prefix{name}suffix`.
+enum Segment<'a> {
+    Literal(&'a str),
+    Param { prefix: &'a str, suffix: &'a str },
+}
+
+fn parse_segment(segment: &str) -> Segment<'_> {
+    match (segment.find('{'), segment.rfind('}')) {
+        (Some(open), Some(close)) if open < close => Segment::Param {
+            prefix: &segment[..open],
+            suffix: &segment[close + 1..],
+        },
+        _ => Segment::Literal(segment),
+    }
+}
+
+/// The rank of a template against a concrete path: `None` when it does not
+/// match; otherwise one number per segment (2 literal, 1 partly literal,
+/// 0 a whole parameter), compared left to right, higher wins.
+fn match_rank(template: &str, path: &str) -> Option<Vec<u8>> {
+    let t: Vec<&str> = template.split('/').collect();
+    let p: Vec<&str> = path.split('/').collect();
+    if t.len() != p.len() {
+        return None;
+    }
+    t.iter()
+        .zip(&p)
+        .map(|(t, s)| match parse_segment(t) {
+            Segment::Literal(l) => (l == *s).then_some(2),
+            Segment::Param { prefix, suffix } => {
+                let fits = s.len() > prefix.len() + suffix.len()
+                    && s.starts_with(prefix)
+                    && s.ends_with(suffix);
+                fits.then_some(u8::from(!prefix.is_empty() || !suffix.is_empty()))
+            }
+        })
+        .collect()
+}
+
+/// The template of `doc.paths` that serves `path`, literal segments first.
+fn find_template<'a>(doc: &'a Value, path: &str) -> Option<&'a str> {
+    let paths = doc["paths"].as_object()?;
+    paths
+        .keys()
+        .filter_map(|t| match_rank(t, path).map(|rank| (rank, t.as_str())))
+        .max_by(|a, b| a.0.cmp(&b.0))
+        .map(|(_, t)| t)
+}
+
+/// The media type's essence: no parameters, lower case.
+fn essence(content_type: &str) -> String {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+fn is_json(media_type: &str) -> bool {
+    media_type == "application/json" || media_type.ends_with("+json")
+}
+
+/// A validator for the schema at `at` (a JSON pointer into the document),
+/// built once per pointer.
+fn validator(at: &str) -> Arc<jsonschema::Validator> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<jsonschema::Validator>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(v) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(at) {
+        return Arc::clone(v);
+    }
+    let mut root = document().clone();
+    // The whole document is the schema resource, so internal `$ref`s resolve
+    // against it; its top-level `$ref` selects the schema in question.
+    root["$ref"] = Value::from(format!("#{}", fragment_encode(at)));
+    let built = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&root)
+        .unwrap_or_else(|e| panic!("openapi.yaml: the schema at {at} does not compile: {e}"));
+    let built = Arc::new(built);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(at.to_owned(), Arc::clone(&built));
+    built
+}
+
+fn show(body: &[u8]) -> String {
+    const MAX: usize = 2000;
+    let text = String::from_utf8_lossy(body);
+    if text.chars().count() > MAX {
+        let cut: String = text.chars().take(MAX).collect();
+        format!("{cut}… ({} bytes)", body.len())
+    } else {
+        text.into_owned()
+    }
+}
+
+/// The response object documented for `status`, and its pointer: the exact
+/// code, then its range (`4XX`), then `default` for 5xx statuses.
+fn find_response<'a>(
+    doc: &'a Value,
+    responses: &'a Value,
+    at: &str,
+    status: u16,
+) -> Option<(&'a Value, String)> {
+    let exact = status.to_string();
+    let range = format!("{}XX", status / 100);
+    let key = [exact.as_str(), range.as_str()]
+        .into_iter()
+        .find(|k| responses.get(*k).is_some())
+        .or_else(|| (status >= 500 && responses.get("default").is_some()).then_some("default"))?;
+    let node = &responses[key];
+    Some(follow(doc, node, format!("{at}/{}", escape_token(key))))
+}
+
+/// Checks a response against the response object found at `at`.
+fn check_response(
+    what: &str,
+    response: &Value,
+    at: &str,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) {
+    let Some(content) = response.get("content").and_then(Value::as_object) else {
+        assert!(
+            body.is_empty(),
+            "{what} → {status}: the spec documents no body, but one was sent: {}",
+            show(body)
+        );
+        assert!(
+            content_type.is_none(),
+            "{what} → {status}: the spec documents no body, but Content-Type is {content_type:?}"
+        );
+        return;
+    };
+    let Some(content_type) = content_type else {
+        panic!(
+            "{what} → {status}: no Content-Type; the spec documents {:?}. Body: {}",
+            content.keys().collect::<Vec<_>>(),
+            show(body)
+        );
+    };
+    let media = essence(content_type);
+    let Some((key, media_object)) = content.iter().find(|(k, _)| essence(k) == media) else {
+        panic!(
+            "{what} → {status}: Content-Type {content_type:?} is not documented; the spec documents {:?}. Body: {}",
+            content.keys().collect::<Vec<_>>(),
+            show(body)
+        );
+    };
+    if !is_json(&media) {
+        return;
+    }
+    if what.starts_with("HEAD ") {
+        // A HEAD response has the headers of the GET one, never a body.
+        assert!(
+            body.is_empty(),
+            "{what} → {status}: a HEAD response carries a body: {}",
+            show(body)
+        );
+        return;
+    }
+    let instance: Value = serde_json::from_slice(body).unwrap_or_else(|e| {
+        panic!(
+            "{what} → {status}: the body is not JSON ({e}): {}",
+            show(body)
+        )
+    });
+    if media_object.get("schema").is_none() {
+        return;
+    }
+    let schema_at = format!("{at}/content/{}/schema", escape_token(key));
+    let validator = validator(&schema_at);
+    let errors: Vec<String> = validator
+        .iter_errors(&instance)
+        .map(|e| {
+            format!(
+                "  at {:?}: {e}  (schema {})",
+                e.instance_path.as_str(),
+                e.schema_path.as_str()
+            )
+        })
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{what} → {status}: the body does not match the schema at #{schema_at}:\n{}\nBody: {}",
+        errors.join("\n"),
+        show(body)
+    );
+}
+
+/// Checks a response against one of the document-wide responses
+/// (`#/components/responses/{name}`).
+fn check_component_response(
+    what: &str,
+    name: &str,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) {
+    let doc = document();
+    let at = format!("/components/responses/{name}");
+    let node = resolve_ref(doc, &format!("#{at}"))
+        .unwrap_or_else(|| panic!("openapi.yaml: components.responses.{name} is missing"));
+    let (response, at) = follow(doc, node, at);
+    check_response(what, response, &at, status, content_type, body);
+}
+
+/// Panics with a precise message when a live response does not match openapi.yaml.
+#[track_caller]
+pub fn assert_conforms(
+    method: &str,
+    path: &str,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) {
+    let doc = document();
+    let what = format!("{} {path}", method.to_ascii_uppercase());
+    // HEAD is answered wherever GET is, with GET's status and headers and no
+    // body (the spec says so once, in its description).
+    let lower = match method.to_ascii_lowercase() {
+        m if m == "head" => "get".to_owned(),
+        m => m,
+    };
+
+    let template = find_template(doc, path);
+    let listed = template.map(|t| {
+        follow(doc, &doc["paths"][t], String::new())
+            .0
+            .get(&lower)
+            .is_some()
+    });
+    if lower == "options" && status == 200 && listed != Some(true) {
+        check_component_response(&what, "CorsPreflight", status, content_type, body);
+        return;
+    }
+    if lower == "options" && status == 400 && listed != Some(true) {
+        check_component_response(&what, "CorsRefused", status, content_type, body);
+        return;
+    }
+
+    let Some(template) = template else {
+        assert_eq!(
+            status,
+            404,
+            "{what}: no path of openapi.yaml matches, so only 404 is documented, got {status}: {}",
+            show(body)
+        );
+        check_component_response(&what, "NotFound", status, content_type, body);
+        return;
+    };
+    let what = format!("{what} (as {template})");
+    let item_at = pointer(&["paths", template]);
+    let (item, item_at) = follow(doc, &doc["paths"][template], item_at);
+
+    let Some(operation) = item
+        .get(&lower)
+        .filter(|_| METHODS.contains(&lower.as_str()))
+    else {
+        let listed: Vec<String> = METHODS
+            .iter()
+            .filter(|m| item.get(**m).is_some())
+            .map(|m| m.to_ascii_uppercase())
+            .collect();
+        assert_eq!(
+            status, 405,
+            "{what}: the spec lists only {listed:?} for this path, so only 405 is documented, got {status}: {}",
+            show(body)
+        );
+        check_component_response(&what, "MethodNotAllowed", status, content_type, body);
+        return;
+    };
+    let responses_at = format!("{item_at}/{lower}/responses");
+    let responses = &operation["responses"];
+    let Some((response, at)) = find_response(doc, responses, &responses_at, status) else {
+        panic!(
+            "{what}: status {status} is not documented (documented: {:?}). Body: {}",
+            responses
+                .as_object()
+                .map(|m| m.keys().collect::<Vec<_>>())
+                .unwrap_or_default(),
+            show(body)
+        );
+    };
+    check_response(&what, response, &at, status, content_type, body);
+}
+
+/// Every documented operation: (method in upper case, path template).
+pub fn documented_operations() -> Vec<(String, String)> {
+    let doc = document();
+    let mut out = Vec::new();
+    for (template, item) in doc["paths"].as_object().into_iter().flatten() {
+        let (item, _) = follow(doc, item, pointer(&["paths", template]));
+        for m in METHODS {
+            if item.get(m).is_some() {
+                out.push((m.to_ascii_uppercase(), template.clone()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every `$ref` in `node`, with the pointer where it stands.
+fn collect_refs(node: &Value, at: &str, out: &mut Vec<(String, String)>) {
+    match node {
+        Value::Object(map) => {
+            for (k, v) in map {
+                if k == "$ref" {
+                    if let Some(r) = v.as_str() {
+                        out.push((at.to_owned(), r.to_owned()));
+                    }
+                }
+                collect_refs(v, &format!("{at}/{}", escape_token(k)), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                collect_refs(v, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn spec_is_valid_openapi() {
+    let doc = document();
+    let mut faults = Vec::new();
+
+    let version = doc["openapi"].as_str().unwrap_or("");
+    if !version.starts_with("3.1.") {
+        faults.push(format!("`openapi` is {version:?}, not 3.1.x"));
+    }
+    for key in ["title", "version"] {
+        if !doc["info"][key].is_string() {
+            faults.push(format!("info.{key} is missing"));
+        }
+    }
+
+    // Every `$ref` resolves.
+    let mut refs = Vec::new();
+    collect_refs(doc, "", &mut refs);
+    for (at, r) in &refs {
+        if resolve_ref(doc, r).is_none() {
+            faults.push(format!("`$ref: {r}` at {at} resolves to nothing"));
+        }
+    }
+
+    // The conventions the checker relies on.
+    for name in [
+        "NotFound",
+        "MethodNotAllowed",
+        "CorsPreflight",
+        "CorsRefused",
+    ] {
+        if doc["components"]["responses"].get(name).is_none() {
+            faults.push(format!("components.responses.{name} is missing"));
+        }
+    }
+
+    let paths = doc["paths"].as_object().cloned().unwrap_or_default();
+    if paths.is_empty() {
+        faults.push("no paths".into());
+    }
+    let mut shapes: HashMap<String, &str> = HashMap::new();
+    let mut operation_ids = BTreeSet::new();
+    for (template, item) in &paths {
+        if !template.starts_with('/') {
+            faults.push(format!("path {template:?} does not start with /"));
+        }
+        // Parameters: at most one per segment, each declared `in: path`.
+        let mut names = Vec::new();
+        for seg in template.split('/') {
+            let opens = seg.matches('{').count();
+            if opens > 1 || opens != seg.matches('}').count() {
+                faults.push(format!(
+                    "{template}: segment {seg:?} has more than one parameter or unbalanced braces"
+                ));
+            }
+            if let (Some(a), Some(b)) = (seg.find('{'), seg.find('}')) {
+                if a < b {
+                    names.push(seg[a + 1..b].to_owned());
+                }
+            }
+        }
+        let shape: String = template
+            .split('/')
+            .map(|s| match parse_segment(s) {
+                Segment::Literal(l) => l.to_owned(),
+                Segment::Param { prefix, suffix } => format!("{prefix}{{}}{suffix}"),
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        if let Some(other) = shapes.insert(shape, template) {
+            faults.push(format!("{template} and {other} match the same paths"));
+        }
+
+        let item_at = pointer(&["paths", template]);
+        let (item, item_at) = follow(doc, item, item_at);
+        let declared = |op: &Value| -> Vec<(String, String)> {
+            item["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .chain(op["parameters"].as_array().into_iter().flatten())
+                .map(|p| follow(doc, p, String::new()).0)
+                .map(|p| {
+                    (
+                        p["name"].as_str().unwrap_or("").to_owned(),
+                        p["in"].as_str().unwrap_or("").to_owned(),
+                    )
+                })
+                .collect()
+        };
+
+        let mut any = false;
+        for m in METHODS {
+            let Some(op) = item.get(m) else { continue };
+            any = true;
+            let what = format!("{} {template}", m.to_ascii_uppercase());
+            match op["operationId"].as_str() {
+                Some(id) => {
+                    if !operation_ids.insert(id.to_owned()) {
+                        faults.push(format!("{what}: operationId {id:?} is used twice"));
+                    }
+                }
+                None => faults.push(format!("{what}: no operationId")),
+            }
+            for (media, media_object) in op["requestBody"]["content"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                if media_object.get("schema").is_some() && is_json(&essence(media)) {
+                    let schema_at = format!(
+                        "{item_at}/{m}/requestBody/content/{}/schema",
+                        escape_token(media)
+                    );
+                    check_examples(
+                        &format!("{what} request"),
+                        media_object,
+                        &schema_at,
+                        &mut faults,
+                    );
+                }
+            }
+            let params = declared(op);
+            for name in &names {
+                if !params.iter().any(|(n, i)| n == name && i == "path") {
+                    faults.push(format!("{what}: path parameter {{{name}}} is not declared"));
+                }
+            }
+            for (n, i) in &params {
+                if i == "path" && !names.contains(n) {
+                    faults.push(format!(
+                        "{what}: declares path parameter {n:?} the template lacks"
+                    ));
+                }
+            }
+
+            let Some(responses) = op["responses"].as_object() else {
+                faults.push(format!("{what}: no responses"));
+                continue;
+            };
+            if !responses.keys().any(|k| k.starts_with('2')) {
+                faults.push(format!("{what}: no 2xx response"));
+            }
+            if !responses
+                .keys()
+                .any(|k| k.starts_with('4') || k.starts_with('5') || k == "default")
+            {
+                faults.push(format!("{what}: no error response"));
+            }
+            for (code, response) in responses {
+                let valid_key = code == "default"
+                    || (code.len() == 3
+                        && (code.chars().all(|c| c.is_ascii_digit())
+                            || code.ends_with("XX")
+                                && code.starts_with(['1', '2', '3', '4', '5'])));
+                if !valid_key {
+                    faults.push(format!(
+                        "{what}: response key {code:?} is not a status, range or default"
+                    ));
+                }
+                let at = format!("{item_at}/{m}/responses/{}", escape_token(code));
+                let (response, at) = follow(doc, response, at);
+                if !response["description"].is_string() {
+                    faults.push(format!("{what} → {code}: no description"));
+                }
+                let is_error = code.starts_with('4') || code.starts_with('5') || code == "default";
+                for (media, media_object) in response["content"].as_object().into_iter().flatten() {
+                    if is_error && media != "application/problem+json" {
+                        faults.push(format!(
+                            "{what} → {code}: error as {media}, not application/problem+json"
+                        ));
+                    }
+                    if media_object.get("schema").is_some() && is_json(&essence(media)) {
+                        // Compiles (bad patterns, unresolvable refs panic
+                        // here), and the examples fit.
+                        let schema_at = format!("{at}/content/{}/schema", escape_token(media));
+                        check_examples(
+                            &format!("{what} → {code}"),
+                            media_object,
+                            &schema_at,
+                            &mut faults,
+                        );
+                    }
+                }
+                if code == "304" && response.get("content").is_some() {
+                    faults.push(format!("{what} → 304 documents a body"));
+                }
+            }
+        }
+        if !any {
+            faults.push(format!("{template}: no operations"));
+        }
+    }
+
+    // Each schema's own `examples` fit it.
+    for (name, schema) in doc["components"]["schemas"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        let at = pointer(&["components", "schemas", name]);
+        let v = validator(&at);
+        for (i, example) in schema["examples"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            for e in v.iter_errors(example) {
+                faults.push(format!(
+                    "schema {name}, example {i}, at {:?}: {e}",
+                    e.instance_path.as_str()
+                ));
+            }
+        }
+    }
+
+    // Every problem kind of the service is documented with its type, title
+    // and status.
+    let schemas = doc["components"]["schemas"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for kind in qipan::problem::ProblemKind::ALL {
+        let uri = kind.type_uri();
+        let found = schemas.values().find(|s| {
+            s["allOf"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|part| part["properties"]["type"]["const"].as_str() == Some(uri.as_str()))
+        });
+        let Some(schema) = found else {
+            faults.push(format!("no schema documents problem type {uri}"));
+            continue;
+        };
+        let props = schema["allOf"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|part| part["properties"]["type"]["const"].as_str() == Some(uri.as_str()))
+            .map(|part| &part["properties"])
+            .unwrap_or(&Value::Null);
+        if props["title"]["const"].as_str() != Some(kind.title()) {
+            faults.push(format!(
+                "{uri}: title const is {}, the service says {:?}",
+                props["title"]["const"],
+                kind.title()
+            ));
+        }
+        let status = &props["status"];
+        let code = kind.status().as_u16();
+        let status_ok = status["const"].as_u64() == Some(u64::from(code))
+            || status["minimum"]
+                .as_u64()
+                .is_some_and(|min| u64::from(code) >= min);
+        if !status_ok {
+            faults.push(format!(
+                "{uri}: status is documented as {status}, the service sends {code}"
+            ));
+        }
+    }
+
+    // The checker's own rules, on fixed examples.
+    assert_eq!(
+        find_template(doc, "/v1/xiangqi/start"),
+        Some("/v1/{game}/start")
+    );
+    assert_eq!(
+        find_template(doc, "/v1/xiangqi/import"),
+        Some("/v1/{game}/import")
+    );
+    assert_eq!(
+        find_template(
+            doc,
+            "/v1/xiangqi/VVRWU1dSWFFZQEY2ODo8PgQDBQIGAQcACBMZGx0fISM"
+        ),
+        Some("/v1/{game}/{code}")
+    );
+    assert_eq!(find_template(doc, "/v1/games"), Some("/v1/games"));
+    assert_eq!(find_template(doc, "/v1/xiangqi/"), None);
+    assert_eq!(find_template(doc, "/nowhere"), None);
+
+    assert!(
+        faults.is_empty(),
+        "openapi.yaml:\n  {}",
+        faults.join("\n  ")
+    );
+}
+
+#[test]
+fn documented_operations_are_the_route_table() {
+    let expected = [
+        ("GET", "/healthz"),
+        ("GET", "/openapi.yaml"),
+        ("GET", "/problems/{kind}"),
+        ("GET", "/v1/games"),
+        ("GET", "/v1/{game}/start"),
+        ("POST", "/v1/{game}/import"),
+        ("GET", "/v1/{game}/{code}"),
+        ("POST", "/v1/{game}/{code}/play"),
+        ("GET", "/v1/{game}/{code}/export"),
+    ];
+    let mut expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(m, p)| ((*m).to_owned(), (*p).to_owned()))
+        .collect();
+    expected.sort();
+    assert_eq!(documented_operations(), expected);
+}
+
+/// Whether `assert_conforms` refuses the response.
+fn refused(method: &str, path: &str, status: u16, content_type: Option<&str>, body: &str) -> bool {
+    std::panic::catch_unwind(|| {
+        assert_conforms(method, path, status, content_type, body.as_bytes());
+    })
+    .is_err()
+}
+
+#[test]
+fn the_checker_refuses_what_the_spec_does_not_say() {
+    const JSON: Option<&str> = Some("application/json");
+    const PROBLEM: Option<&str> = Some("application/problem+json");
+    let not_found =
+        r#"{"type":"/problems/not-found","title":"Not found","status":404,"detail":"no route"}"#;
+    let not_allowed = r#"{"type":"/problems/method-not-allowed","title":"Method not allowed","status":405,"detail":"no","allow":["GET"]}"#;
+    let internal =
+        r#"{"type":"/problems/internal","title":"Internal error","status":500,"detail":"boom"}"#;
+    let invalid_code = r#"{"type":"/problems/invalid-code","title":"Invalid state code","status":400,"detail":"x","field":"code","reason":"padding","offset":3}"#;
+
+    // What the spec says passes.
+    assert!(!refused("GET", "/healthz", 200, JSON, r#"{"status":"ok"}"#));
+    assert!(!refused(
+        "GET",
+        "/healthz",
+        200,
+        Some("application/json; charset=utf-8"),
+        r#"{"status":"ok"}"#
+    ));
+    assert!(!refused(
+        "GET",
+        "/healthz",
+        503,
+        PROBLEM,
+        &internal.replace("500", "503")
+    ));
+    assert!(!refused("GET", "/v1/games", 304, None, ""));
+    assert!(!refused("DELETE", "/v1/games", 405, PROBLEM, not_allowed));
+    assert!(!refused("OPTIONS", "/v1/games", 200, None, ""));
+    assert!(!refused("HEAD", "/v1/games", 200, JSON, ""));
+    assert!(refused("HEAD", "/v1/games", 200, JSON, "{}"));
+    assert!(!refused("HEAD", "/v1/xiangqi/import", 405, PROBLEM, ""));
+    assert!(!refused("HEAD", "/nowhere", 404, PROBLEM, ""));
+    assert!(!refused("GET", "/nowhere", 404, PROBLEM, not_found));
+    assert!(!refused(
+        "GET",
+        "/v1/xiangqi/abc",
+        400,
+        PROBLEM,
+        invalid_code
+    ));
+    assert!(!refused(
+        "GET",
+        "/openapi.yaml",
+        200,
+        Some("application/yaml"),
+        "openapi: 3.1.0"
+    ));
+
+    // Undocumented members, statuses, media types and bodies do not.
+    assert!(refused(
+        "GET",
+        "/healthz",
+        200,
+        JSON,
+        r#"{"status":"ok","extra":1}"#
+    ));
+    assert!(refused("GET", "/healthz", 200, Some("text/plain"), "ok"));
+    assert!(refused("GET", "/healthz", 200, None, r#"{"status":"ok"}"#));
+    assert!(refused("GET", "/healthz", 200, JSON, "not json"));
+    assert!(refused("GET", "/healthz", 404, PROBLEM, not_found));
+    assert!(refused("GET", "/healthz", 418, PROBLEM, not_found));
+    assert!(refused("GET", "/v1/games", 304, JSON, "{}"));
+    assert!(refused(
+        "GET",
+        "/v1/games",
+        200,
+        JSON,
+        r#"{"games":[],"next":null}"#
+    ));
+    assert!(refused("DELETE", "/v1/games", 200, JSON, r#"{"games":[]}"#));
+    assert!(refused("GET", "/nowhere", 200, JSON, "{}"));
+    assert!(refused(
+        "GET",
+        "/nowhere",
+        404,
+        Some("text/plain"),
+        "Not Found"
+    ));
+    // `/v1/xiangqi/start` is the start route, whose 400s are not invalid-code.
+    assert!(refused(
+        "GET",
+        "/v1/xiangqi/start",
+        400,
+        PROBLEM,
+        invalid_code
+    ));
+    // A problem of the right kind must still carry its members.
+    assert!(refused(
+        "GET",
+        "/v1/xiangqi/abc",
+        400,
+        PROBLEM,
+        &invalid_code.replace(r#","reason":"padding""#, "")
+    ));
+}
+
+/// Validates a media type object's `example` and `examples` against the
+/// schema at `schema_at`, recording each misfit.
+fn check_examples(what: &str, media_object: &Value, schema_at: &str, faults: &mut Vec<String>) {
+    let v = validator(schema_at);
+    let named = media_object["examples"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, ex)| ex.get("value").map(|value| (name.as_str(), value)));
+    let single = media_object.get("example").map(|value| ("example", value));
+    for (name, example) in single.into_iter().chain(named) {
+        for e in v.iter_errors(example) {
+            faults.push(format!(
+                "{what}: {name} at {:?}: {e}",
+                e.instance_path.as_str()
+            ));
+        }
+    }
+}
