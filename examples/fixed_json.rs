@@ -1,0 +1,77 @@
+//! The load-test baseline: an actix-web handler that returns a fixed JSON
+//! body, with the headers qipan's state endpoint sends.
+//!
+//! ```text
+//! cargo run --release --example fixed_json -- [ADDR] BODY_FILE
+//! ```
+//!
+//! `ADDR` defaults to `127.0.0.1:8081`. `BODY_FILE` holds the exact bytes
+//! qipan answered for a `GET /v1/xiangqi/{code}`; every `GET` of
+//! `/v1/xiangqi/{code}` gets them back, whatever the code. Workers follow
+//! `QIPAN_WORKERS`, as in qipan (the number of cores when unset).
+//! `scripts/loadtest.sh` runs it next to qipan.
+
+use std::net::SocketAddr;
+
+use actix_web::http::header;
+use actix_web::web::{self, Bytes};
+use actix_web::{App, HttpResponse, HttpServer};
+use anyhow::Context;
+
+/// FNV-1a, 64 bits, as qipan hashes a body for its `ETag`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+struct Fixed {
+    body: Bytes,
+    etag: String,
+}
+
+async fn fixed(fixed: web::Data<Fixed>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((header::ETAG, fixed.etag.as_str()))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
+        .body(fixed.body.clone())
+}
+
+#[actix_web::main]
+async fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let addr: SocketAddr = args
+        .next()
+        .as_deref()
+        .unwrap_or("127.0.0.1:8081")
+        .parse()
+        .context("ADDR must be host:port")?;
+    let path = args.next().context("usage: fixed_json [ADDR] BODY_FILE")?;
+    let body = std::fs::read(&path).with_context(|| format!("reading {path}"))?;
+    let etag = format!("\"{:016x}\"", fnv1a(&body));
+    let fixed = web::Data::new(Fixed {
+        body: Bytes::from(body),
+        etag,
+    });
+    let workers = match std::env::var("QIPAN_WORKERS") {
+        Ok(n) => Some(
+            n.parse::<usize>()
+                .context("QIPAN_WORKERS must be a number")?,
+        ),
+        Err(_) => None,
+    };
+
+    let mut server = HttpServer::new(move || {
+        App::new()
+            .app_data(fixed.clone())
+            .route("/v1/xiangqi/{code}", web::get().to(self::fixed))
+    })
+    .bind(addr)?;
+    if let Some(n) = workers {
+        server = server.workers(n);
+    }
+    eprintln!("fixed_json listening on {addr}");
+    server.run().await?;
+    Ok(())
+}
