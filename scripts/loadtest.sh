@@ -9,7 +9,8 @@
 #   bash scripts/loadtest.sh
 #
 # Environment (defaults): CODE (a middlegame), WORKERS (1), CONNECTIONS (32),
-# DURATION (10s), ROUNDS (2), RUST_LOG (qipan's default, info), PIN (1: pin
+# DURATION (10s), ROUNDS (2), RUST_LOG (warn: the baseline logs nothing, so
+# qipan's request logs are off too; RUST_LOG=info measures them), PIN (1: pin
 # the servers to CPU 0 and wrk to CPU 1 when taskset exists).
 set -euo pipefail
 
@@ -21,6 +22,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 DURATION=${DURATION:-10s}
 ROUNDS=${ROUNDS:-2}
 PIN=${PIN:-1}
+export RUST_LOG=${RUST_LOG:-warn}
 QIPAN_ADDR=127.0.0.1:18080
 BASE_ADDR=127.0.0.1:18081
 PATH_=/v1/xiangqi/$CODE

@@ -14,6 +14,10 @@ pub struct Settings {
     #[arg(long, env = "QIPAN_PUBLIC_URL")]
     pub public_url: Option<String>,
 
+    /// Memory for rendered state views, in MiB; 0 turns the cache off.
+    #[arg(long, env = "QIPAN_CACHE_MB", default_value_t = 64)]
+    pub cache_mb: u64,
+
     /// Worker threads; the number of cores when unset.
     #[arg(long, env = "QIPAN_WORKERS")]
     pub workers: Option<usize>,
@@ -25,6 +29,7 @@ impl Settings {
         Settings {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             public_url: None,
+            cache_mb: 8,
             workers: Some(2),
         }
     }

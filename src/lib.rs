@@ -8,6 +8,7 @@
 //! error into RFC 9457 problem details.
 #![deny(missing_docs)]
 
+pub mod cache;
 pub mod cli;
 pub mod configuration;
 pub mod games;

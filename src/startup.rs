@@ -6,13 +6,16 @@ use std::net::{SocketAddr, TcpListener};
 
 use actix_cors::Cors;
 use actix_web::dev::Server;
-use actix_web::middleware::ErrorHandlers;
+use actix_web::middleware::{from_fn, Condition, ErrorHandlers};
 use actix_web::{guard, web, App, HttpServer};
-use tracing_actix_web::TracingLogger;
 
+use qipan_rules::GameKind;
+
+use crate::cache::ViewCache;
 use crate::configuration::Settings;
 use crate::problem::{self, method_not_allowed};
 use crate::routes::{docs, games, health, state};
+use crate::telemetry::log_request;
 
 /// Largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -33,6 +36,10 @@ impl Application {
         let listener = TcpListener::bind(settings.addr)?;
         let addr = listener.local_addr()?;
         let workers = settings.workers;
+        let cache = web::Data::new(ViewCache::new(settings.cache_mb));
+        // The log filter is fixed at start-up: without request logs, the
+        // middleware is left out altogether.
+        let log_requests = tracing::enabled!(target: "qipan::request", tracing::Level::INFO);
         let settings = web::Data::new(settings);
         let mut server = HttpServer::new(move || {
             App::new()
@@ -40,8 +47,9 @@ impl Application {
                 // rewritten as problems too, and every request is logged.
                 .wrap(cors())
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
-                .wrap(TracingLogger::default())
+                .wrap(Condition::new(log_requests, from_fn(log_request)))
                 .app_data(settings.clone())
+                .app_data(cache.clone())
                 .app_data(
                     web::JsonConfig::default()
                         .limit(BODY_LIMIT)
@@ -109,9 +117,13 @@ impl Application {
 }
 
 /// Every public endpoint answers any origin: any frontend may call them.
+/// No credentials are involved, so the answer is the wildcard `*`, the same
+/// for every origin — which keeps cached responses shareable (no `Vary`).
 fn cors() -> Cors {
     Cors::default()
         .allow_any_origin()
+        .send_wildcard()
+        .disable_vary_header()
         .allowed_methods(["GET", "POST", "OPTIONS"])
         .allow_any_header()
         .expose_headers(["ETag", "Location"])
@@ -130,33 +142,38 @@ fn resource(
         .default_service(web::to(method_not_allowed(method)))
 }
 
-/// The route table. `/v1/{game}/start` and `/v1/{game}/import` come before
-/// `/v1/{game}/{code}` so that they are never read as codes.
+/// The route table. Static paths come first. Each game has its own
+/// `/v1/<game>` scope (a plain prefix, so a request is matched against one
+/// pattern at most); `/v1/{game}` after them answers every unknown game with
+/// a 404 problem. Inside, `start` and `import` come before `{code}` so that
+/// they are never read as codes.
 fn routes(cfg: &mut web::ServiceConfig) {
-    const GET: &[&str] = &["GET", "HEAD"];
-    const POST: &[&str] = &["POST"];
-    // GET routes answer HEAD too (RFC 9110 §9.3.2); actix sends no body.
-    let get = || web::route().guard(guard::Any(guard::Get()).or(guard::Head()));
-    let post = web::post;
     cfg.service(resource("/healthz", GET, get().to(health::healthz)))
         .service(resource("/openapi.yaml", GET, get().to(docs::openapi)))
-        .service(resource("/problems/{kind}", GET, get().to(docs::problem)))
         .service(resource("/v1/games", GET, get().to(games::list)))
-        .service(resource("/v1/{game}/start", GET, get().to(state::start)))
-        .service(resource(
-            "/v1/{game}/import",
-            POST,
-            post().to(state::import),
-        ))
-        .service(resource("/v1/{game}/{code}", GET, get().to(state::read)))
-        .service(resource(
-            "/v1/{game}/{code}/play",
-            POST,
-            post().to(state::play),
-        ))
-        .service(resource(
-            "/v1/{game}/{code}/export",
-            GET,
-            get().to(state::export),
+        .service(resource("/problems/{kind}", GET, get().to(docs::problem)));
+    for kind in GameKind::ALL {
+        cfg.service(game_routes(
+            web::scope(&format!("/v1/{kind}")).app_data(kind),
         ));
+    }
+    cfg.service(game_routes(web::scope("/v1/{game}")));
+}
+
+const GET: &[&str] = &["GET", "HEAD"];
+const POST: &[&str] = &["POST"];
+
+/// GET routes answer HEAD too (RFC 9110 §9.3.2); actix sends no body.
+fn get() -> actix_web::Route {
+    web::route().guard(guard::Any(guard::Get()).or(guard::Head()))
+}
+
+/// The stateless API of one game scope.
+fn game_routes(scope: actix_web::Scope) -> actix_web::Scope {
+    scope
+        .service(resource("/start", GET, get().to(state::start)))
+        .service(resource("/import", POST, web::post().to(state::import)))
+        .service(resource("/{code}", GET, get().to(state::read)))
+        .service(resource("/{code}/play", POST, web::post().to(state::play)))
+        .service(resource("/{code}/export", GET, get().to(state::export)))
 }

@@ -25,9 +25,9 @@ pub struct MoveView {
     /// Traditional Chinese notation (`炮二平五`).
     pub chinese: String,
     /// The point the piece leaves.
-    pub from: String,
+    pub from: &'static str,
     /// The point it reaches.
-    pub to: String,
+    pub to: &'static str,
     /// The piece's role.
     pub piece: &'static str,
     /// The role of the piece captured, if any.
@@ -217,8 +217,8 @@ impl GameApi for Xiangqi {
                 action: m.to_string(),
                 wxf: xq::wxf(pos, m).unwrap_or_default(),
                 chinese: xq::chinese(pos, m).unwrap_or_default(),
-                from: m.from.to_string(),
-                to: m.to.to_string(),
+                from: m.from.name(),
+                to: m.to.name(),
                 piece: pos.piece_at(m.from).map_or("", |p| p.role.as_str()),
                 capture: pos.piece_at(m.to).map(|p| p.role.as_str()),
             })

@@ -10,7 +10,8 @@ use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use qipan_rules::GameKind;
 use serde_json::Value;
 
-use super::{base_url, immutable_json};
+use super::{base_url, immutable, immutable_json, Rendered};
+use crate::cache::ViewCache;
 use crate::configuration::Settings;
 use crate::games;
 use crate::problem::{ApiError, Problem, ProblemKind};
@@ -24,6 +25,10 @@ impl FromRequest for Game {
     type Future = Ready<Result<Game, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        // A game's own scope carries its kind; the catch-all scope does not.
+        if let Some(&kind) = req.app_data::<GameKind>() {
+            return ready(Ok(Game(kind)));
+        }
         let name = req.match_info().get("game").unwrap_or_default();
         ready(name.parse().map(Game).map_err(|_| {
             let known: Vec<&str> = GameKind::ALL.iter().map(|g| g.as_str()).collect();
@@ -41,6 +46,12 @@ impl FromRequest for Game {
     }
 }
 
+/// The configured public URL, if any.
+fn configured_base(req: &HttpRequest) -> Option<&str> {
+    req.app_data::<web::Data<Settings>>()
+        .and_then(|s| s.public_url.as_deref())
+}
+
 /// The base of share URLs for this request.
 pub struct Base(pub String);
 
@@ -49,10 +60,34 @@ impl FromRequest for Base {
     type Future = Ready<Result<Base, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let configured = req
-            .app_data::<web::Data<Settings>>()
-            .and_then(|s| s.public_url.as_deref());
-        ready(Ok(Base(base_url(req, configured))))
+        ready(Ok(Base(base_url(req, configured_base(req)))))
+    }
+}
+
+/// The `{code}` path segment, percent-decoded.
+pub struct Code(pub String);
+
+#[derive(serde::Deserialize)]
+struct CodeSegment {
+    code: String,
+}
+
+impl FromRequest for Code {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Code, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let raw = req.match_info().get("code").unwrap_or_default();
+        if !raw.contains('%') {
+            return ready(Ok(Code(raw.to_owned())));
+        }
+        // Percent-encoded bytes are never part of a code, but the problem
+        // should name the character the client meant.
+        ready(
+            web::Path::<CodeSegment>::extract(req)
+                .into_inner()
+                .map(|p| Code(p.into_inner().code)),
+        )
     }
 }
 
@@ -70,10 +105,17 @@ pub async fn start(
 pub async fn read(
     Game(kind): Game,
     req: HttpRequest,
-    base: Base,
-    path: web::Path<(String, String)>,
+    Code(code): Code,
+    cache: web::Data<ViewCache>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(immutable_json(&req, games::read(kind, &path.1, &base.0)?))
+    // The share URL is the cache key: the view is a pure function of it.
+    let mut key = base_url(&req, configured_base(&req));
+    let base_len = key.len();
+    key.push_str(&games::share_url("", kind, &code));
+    let view = cache.get_or_render(&key, || {
+        games::read(kind, &code, &key[..base_len]).map(Rendered::new)
+    })?;
+    Ok(immutable(&req, view))
 }
 
 /// `POST /v1/{game}/{code}/play`
@@ -81,10 +123,10 @@ pub async fn play(
     Game(kind): Game,
     req: HttpRequest,
     base: Base,
-    path: web::Path<(String, String)>,
+    Code(code): Code,
     body: web::Json<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = games::play(kind, &path.1, &body.actions, &base.0)?;
+    let view = games::play(kind, &code, &body.actions, &base.0)?;
     Ok(immutable_json(&req, view))
 }
 
@@ -102,10 +144,10 @@ pub async fn import(
 pub async fn export(
     Game(kind): Game,
     req: HttpRequest,
-    path: web::Path<(String, String)>,
+    Code(code): Code,
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = games::export(kind, &path.1, query.format.as_deref())?;
+    let view = games::export(kind, &code, query.format.as_deref())?;
     let body = serde_json::to_vec(&view).map_err(|e| ApiError::Internal(e.into()))?;
     Ok(immutable_json(&req, body))
 }

@@ -68,37 +68,62 @@ fn advance(side: Side, sq: Square) -> u8 {
     }
 }
 
+/// The points of `piece`s on `file`, front first as `piece.side` sees it,
+/// and how many there are.
+fn same_on(pos: &Position, piece: Piece, file: u8) -> ([Option<Square>; 10], usize) {
+    let mut found = [None; 10];
+    let mut n = 0;
+    for i in 0..10u8 {
+        // Red's front is row 0 (black's back rank), black's is row 9.
+        let row = match piece.side {
+            Side::Red => i,
+            Side::Black => 9 - i,
+        };
+        let s = Square::from_file_row(file, row);
+        if s.and_then(|s| pos.piece_at(s)) == Some(piece) {
+            found[n] = s;
+            n += 1;
+        }
+    }
+    (found, n)
+}
+
 fn describe(pos: &Position, m: Move) -> Option<Described> {
     let piece = pos.piece_at(m.from)?;
     let side = piece.side;
-    let same_on = |file: u8| -> Vec<Square> {
-        let mut v: Vec<Square> = (0..10)
-            .filter_map(|row| Square::from_file_row(file, row))
-            .filter(|&s| pos.piece_at(s) == Some(piece))
-            .collect();
-        v.sort_by_key(|&s| std::cmp::Reverse(advance(side, s)));
-        v
-    };
     // Advisors and elephants are never told apart by front and rear: two on
     // one file always move in different directions.
-    let on_file = if matches!(piece.role, Role::Advisor | Role::Elephant) {
-        vec![m.from]
+    let (on_file, rank_in_file) = if matches!(piece.role, Role::Advisor | Role::Elephant) {
+        (1, 0)
     } else {
-        same_on(m.from.file())
+        let (found, n) = same_on(pos, piece, m.from.file());
+        (n, found[..n].iter().position(|&s| s == Some(m.from))?)
     };
-    let rank_in_file = on_file.iter().position(|&s| s == m.from)?;
-    let mut files: Vec<u8> = (0..9).collect();
-    files.sort_by_key(|&f| file_number(side, Square::from_file_row(f, 0).unwrap_or(m.from)));
-    let series: Vec<Square> = files
-        .into_iter()
-        .map(same_on)
-        .filter(|v| v.len() >= 2)
-        .flatten()
-        .collect();
-    let tandem_files =
-        (piece.role == Role::Soldier && on_file.len() >= 2 && series.len() > on_file.len())
-            .then(|| series.iter().position(|&s| s == m.from))
-            .flatten();
+    let tandem_files = if piece.role == Role::Soldier && on_file >= 2 {
+        // Files from the mover's right to its left, soldiers front to back.
+        let mut series = 0;
+        let mut place = None;
+        let mut others = false;
+        for k in 0..9u8 {
+            let file = match side {
+                Side::Red => 8 - k,
+                Side::Black => k,
+            };
+            let (_, n) = same_on(pos, piece, file);
+            if n < 2 {
+                continue;
+            }
+            if file == m.from.file() {
+                place = Some(series + rank_in_file);
+            } else {
+                others = true;
+            }
+            series += n;
+        }
+        place.filter(|_| others)
+    } else {
+        None
+    };
     let (a, b) = (advance(side, m.from), advance(side, m.to));
     let direction = if a == b {
         Direction::Sideways
@@ -120,7 +145,7 @@ fn describe(pos: &Position, m: Move) -> Option<Described> {
         piece,
         file: file_number(side, m.from),
         rank_in_file,
-        on_file: on_file.len(),
+        on_file,
         tandem_files,
         direction,
         target,
