@@ -46,7 +46,7 @@ pub struct ExportView {
 /// `status` of a state view.
 #[derive(Debug, Clone, Serialize)]
 pub struct StatusView {
-    /// `ongoing`, `won` or `drawn`.
+    /// `ongoing`, `won`, `drawn` or `over` (a one-player game that has ended).
     pub state: &'static str,
     /// The winner, when there is one.
     pub winner: Option<String>,
@@ -69,6 +69,11 @@ impl<P: std::fmt::Display> From<Status<P>> for StatusView {
             },
             Status::Drawn { reason } => StatusView {
                 state: "drawn",
+                winner: None,
+                reason: Some(reason.as_str()),
+            },
+            Status::Over { reason } => StatusView {
+                state: "over",
                 winner: None,
                 reason: Some(reason.as_str()),
             },

@@ -96,6 +96,11 @@ pub enum Status<P> {
         /// Why the game is drawn.
         reason: EndReason,
     },
+    /// A one-player game has ended (no winner or loser to name).
+    Over {
+        /// Why no action is left.
+        reason: EndReason,
+    },
 }
 
 /// How a game ended.
@@ -105,6 +110,12 @@ pub enum EndReason {
     Checkmate,
     /// The side to move is not in check and has no legal move (a loss in xiangqi).
     Stalemate,
+    /// A line of five (or more, where the rules allow) was made.
+    FiveInARow,
+    /// The board is full and nobody won.
+    BoardFull,
+    /// No action changes the position any more.
+    NoMoves,
 }
 
 impl EndReason {
@@ -113,6 +124,9 @@ impl EndReason {
         match self {
             EndReason::Checkmate => "checkmate",
             EndReason::Stalemate => "stalemate",
+            EndReason::FiveInARow => "five-in-a-row",
+            EndReason::BoardFull => "board-full",
+            EndReason::NoMoves => "no-moves",
         }
     }
 }
