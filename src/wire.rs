@@ -20,6 +20,8 @@ pub struct StartQuery {
     pub variant: Option<String>,
     /// The seed of the game's random generator, for games with chance.
     pub seed: Option<u64>,
+    /// The board size, for games played on more than one.
+    pub size: Option<u8>,
 }
 
 /// Query of `GET /v1/{game}/{code}/export`.
@@ -28,19 +30,6 @@ pub struct StartQuery {
 pub struct ExportQuery {
     /// The readable format; the game's first format when absent.
     pub format: Option<String>,
-}
-
-/// Body of `GET /v1/{game}/{code}/export`.
-#[derive(Debug, Serialize)]
-pub struct ExportView {
-    /// The game's name.
-    pub game: &'static str,
-    /// The canonical code of the state.
-    pub code: String,
-    /// The format of `text`.
-    pub format: &'static str,
-    /// The readable form.
-    pub text: String,
 }
 
 /// `status` of a state view.

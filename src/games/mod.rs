@@ -4,10 +4,10 @@
 
 use qipan_rules::{Game, GameKind, Status};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::problem::{ApiError, Problem, ProblemKind};
-use crate::wire::{ExportView, GameInfo, StartQuery, StatusView};
+use crate::wire::{GameInfo, StartQuery, StatusView};
 
 pub mod xiangqi;
 
@@ -27,12 +27,13 @@ pub trait GameApi {
     /// The game's entry in `GET /v1/games`.
     fn info() -> GameInfo;
 
-    /// The start state.
+    /// The start state, and whether it is a pure function of the query
+    /// (not when a random seed had to be drawn).
     ///
     /// # Errors
     ///
-    /// A problem when the variant or seed is not accepted.
-    fn start(query: &StartQuery) -> Result<Self::State, Problem>;
+    /// A problem when the variant, size or seed is not accepted.
+    fn start(query: &StartQuery) -> Result<(Self::State, bool), Problem>;
 
     /// Reads a state code.
     ///
@@ -54,8 +55,14 @@ pub trait GameApi {
     /// Every legal action with its notations.
     fn action_views(state: &Self::State) -> Vec<Self::ActionView>;
 
-    /// The full state view, serialized.
-    fn view(state: &Self::State, code: String, url: String) -> Result<Vec<u8>, serde_json::Error>;
+    /// The full state view, serialized. `last` is the step that led here
+    /// when the view answers a play request (for what a frontend animates).
+    fn view(
+        state: &Self::State,
+        code: String,
+        url: String,
+        last: Option<&Step<Self::State>>,
+    ) -> Result<Vec<u8>, serde_json::Error>;
 
     /// Reads the body of `POST /v1/{game}/import`.
     ///
@@ -64,12 +71,21 @@ pub trait GameApi {
     /// A problem naming the field, format or text at fault.
     fn import(body: &Value) -> Result<Self::State, Problem>;
 
-    /// Writes a state in a readable format.
+    /// Writes a state in a readable format: the members of the export view
+    /// beyond `game`, `code` and `format`.
     ///
     /// # Errors
     ///
     /// `unsupported-format` when the game does not write `format`.
-    fn export(state: &Self::State, format: &str) -> Result<String, Problem>;
+    fn export(state: &Self::State, format: &str) -> Result<Map<String, Value>, Problem>;
+}
+
+/// The last step of a play request: the state before it and the action.
+pub struct Step<S: Game> {
+    /// The state the action was played on.
+    pub before: S,
+    /// The action.
+    pub action: S::Action,
 }
 
 /// The share URL of a state.
@@ -77,38 +93,50 @@ pub fn share_url(base: &str, game: GameKind, code: &str) -> String {
     format!("{base}/v1/{game}/{code}")
 }
 
-fn render<G: GameApi>(state: &G::State, base: &str) -> Result<Vec<u8>, ApiError> {
-    let code = G::encode(state);
-    let url = share_url(base, G::KIND, &code);
-    G::view(state, code, url).map_err(|e| ApiError::Internal(e.into()))
+/// Calls a generic function with the adapter of `kind`: the one place that
+/// lists every game.
+macro_rules! dispatch {
+    ($kind:expr, $f:ident($($arg:expr),*)) => {
+        match $kind {
+            GameKind::Xiangqi => $f::<xiangqi::Xiangqi>($($arg),*),
+        }
+    };
 }
 
-fn games_info() -> Vec<GameInfo> {
-    GameKind::ALL
-        .into_iter()
-        .map(|kind| match kind {
-            GameKind::Xiangqi => xiangqi::Xiangqi::info(),
-        })
-        .collect()
+fn render<G: GameApi>(
+    state: &G::State,
+    base: &str,
+    last: Option<&Step<G::State>>,
+) -> Result<Vec<u8>, ApiError> {
+    let code = G::encode(state);
+    let url = share_url(base, G::KIND, &code);
+    G::view(state, code, url, last).map_err(|e| ApiError::Internal(e.into()))
 }
 
 /// Body of `GET /v1/games`.
 pub fn list() -> Value {
-    serde_json::json!({ "games": games_info() })
+    fn info<G: GameApi>() -> GameInfo {
+        G::info()
+    }
+    let games: Vec<GameInfo> = GameKind::ALL
+        .into_iter()
+        .map(|kind| dispatch!(kind, info()))
+        .collect();
+    serde_json::json!({ "games": games })
 }
 
-/// The view of the start state.
+/// The view of the start state, and whether it may be cached (not when a
+/// random seed was drawn).
 ///
 /// # Errors
 ///
-/// The game's problem for a refused variant or seed.
-pub fn start(kind: GameKind, query: &StartQuery, base: &str) -> Result<Vec<u8>, ApiError> {
-    fn go<G: GameApi>(query: &StartQuery, base: &str) -> Result<Vec<u8>, ApiError> {
-        render::<G>(&G::start(query)?, base)
+/// The game's problem for a refused variant, size or seed.
+pub fn start(kind: GameKind, query: &StartQuery, base: &str) -> Result<(Vec<u8>, bool), ApiError> {
+    fn go<G: GameApi>(query: &StartQuery, base: &str) -> Result<(Vec<u8>, bool), ApiError> {
+        let (state, pure) = G::start(query)?;
+        Ok((render::<G>(&state, base, None)?, pure))
     }
-    match kind {
-        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(query, base),
-    }
+    dispatch!(kind, go(query, base))
 }
 
 /// The view of a code.
@@ -118,14 +146,13 @@ pub fn start(kind: GameKind, query: &StartQuery, base: &str) -> Result<Vec<u8>, 
 /// `invalid-code` for a code that does not decode.
 pub fn read(kind: GameKind, code: &str, base: &str) -> Result<Vec<u8>, ApiError> {
     fn go<G: GameApi>(code: &str, base: &str) -> Result<Vec<u8>, ApiError> {
-        render::<G>(&G::decode(code)?, base)
+        render::<G>(&G::decode(code)?, base, None)
     }
-    match kind {
-        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(code, base),
-    }
+    dispatch!(kind, go(code, base))
 }
 
-/// Plays a batch of actions on a state and returns the resulting state.
+/// Plays a batch of actions on a state; returns the resulting state and the
+/// last step.
 ///
 /// # Errors
 ///
@@ -135,7 +162,7 @@ pub fn read(kind: GameKind, code: &str, base: &str) -> Result<Vec<u8>, ApiError>
 pub fn play_batch<G: GameApi>(
     mut state: G::State,
     actions: &[String],
-) -> Result<G::State, Problem> {
+) -> Result<(G::State, Step<G::State>), Problem> {
     if actions.is_empty() {
         return Err(Problem::new(
             ProblemKind::InvalidField,
@@ -153,6 +180,7 @@ pub fn play_batch<G: GameApi>(
         )
         .with("field", "actions"));
     }
+    let mut last = None;
     for (index, text) in actions.iter().enumerate() {
         let status = state.status();
         if status != Status::Ongoing {
@@ -185,7 +213,7 @@ pub fn play_batch<G: GameApi>(
                 .with("legal_actions", G::action_views(&state)))
             }
         };
-        state = match state.play(action) {
+        let next = match state.play(action) {
             Ok(next) => next,
             Err(e) => {
                 return Err(Problem::new(
@@ -197,8 +225,16 @@ pub fn play_batch<G: GameApi>(
                 .with("legal_actions", G::action_views(&state)))
             }
         };
+        last = Some(Step {
+            before: std::mem::replace(&mut state, next),
+            action,
+        });
     }
-    Ok(state)
+    // At least one action was played: `actions` is not empty.
+    let last = last.ok_or_else(|| {
+        Problem::new(ProblemKind::InvalidField, "no action").with("field", "actions")
+    })?;
+    Ok((state, last))
 }
 
 /// The view after playing `actions` on `code`.
@@ -213,12 +249,10 @@ pub fn play(
     base: &str,
 ) -> Result<Vec<u8>, ApiError> {
     fn go<G: GameApi>(code: &str, actions: &[String], base: &str) -> Result<Vec<u8>, ApiError> {
-        let state = play_batch::<G>(G::decode(code)?, actions)?;
-        render::<G>(&state, base)
+        let (state, last) = play_batch::<G>(G::decode(code)?, actions)?;
+        render::<G>(&state, base, Some(&last))
     }
-    match kind {
-        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(code, actions, base),
-    }
+    dispatch!(kind, go(code, actions, base))
 }
 
 /// The view of an imported readable form.
@@ -228,20 +262,19 @@ pub fn play(
 /// The game's import problems.
 pub fn import(kind: GameKind, body: &Value, base: &str) -> Result<Vec<u8>, ApiError> {
     fn go<G: GameApi>(body: &Value, base: &str) -> Result<Vec<u8>, ApiError> {
-        render::<G>(&G::import(body)?, base)
+        render::<G>(&G::import(body)?, base, None)
     }
-    match kind {
-        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(body, base),
-    }
+    dispatch!(kind, go(body, base))
 }
 
-/// The readable form of a code.
+/// The readable form of a code: `game`, `code`, `format` and the format's
+/// own members.
 ///
 /// # Errors
 ///
 /// `invalid-code`, `unsupported-format`.
-pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<ExportView, ApiError> {
-    fn go<G: GameApi>(code: &str, format: Option<&str>) -> Result<ExportView, ApiError> {
+pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<Value, ApiError> {
+    fn go<G: GameApi>(code: &str, format: Option<&str>) -> Result<Value, ApiError> {
         let state = G::decode(code)?;
         let info = G::info();
         let format = match format {
@@ -264,17 +297,14 @@ pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<Export
                     .with("supported", info.formats)
                 })?,
         };
-        let text = G::export(&state, format)?;
-        Ok(ExportView {
-            game: G::KIND.as_str(),
-            code: G::encode(&state),
-            format,
-            text,
-        })
+        let mut view = Map::new();
+        view.insert("game".into(), Value::from(G::KIND.as_str()));
+        view.insert("code".into(), Value::from(G::encode(&state)));
+        view.insert("format".into(), Value::from(format));
+        view.extend(G::export(&state, format)?);
+        Ok(Value::Object(view))
     }
-    match kind {
-        GameKind::Xiangqi => go::<xiangqi::Xiangqi>(code, format),
-    }
+    dispatch!(kind, go(code, format))
 }
 
 /// Reads one field of an import body as the given type.

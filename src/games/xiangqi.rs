@@ -6,9 +6,9 @@ use qipan_rules::xiangqi::{
 };
 use qipan_rules::{Game, GameKind};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::{field, only_fields, GameApi};
+use super::{field, only_fields, GameApi, Step};
 use crate::problem::{Problem, ProblemKind};
 use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
 
@@ -179,7 +179,7 @@ impl GameApi for Xiangqi {
         }
     }
 
-    fn start(query: &StartQuery) -> Result<Position, Problem> {
+    fn start(query: &StartQuery) -> Result<(Position, bool), Problem> {
         if let Some(v) = query.variant.as_deref().filter(|&v| v != "standard") {
             return Err(Problem::new(
                 ProblemKind::UnknownVariant,
@@ -195,7 +195,14 @@ impl GameApi for Xiangqi {
             )
             .with("field", "seed"));
         }
-        Ok(Position::start())
+        if query.size.is_some() {
+            return Err(Problem::new(
+                ProblemKind::InvalidQuery,
+                "xiangqi is played on one board and takes no size",
+            )
+            .with("field", "size"));
+        }
+        Ok((Position::start(), true))
     }
 
     fn decode(code: &str) -> Result<Position, Problem> {
@@ -225,7 +232,12 @@ impl GameApi for Xiangqi {
             .collect()
     }
 
-    fn view(pos: &Position, code: String, url: String) -> Result<Vec<u8>, serde_json::Error> {
+    fn view(
+        pos: &Position,
+        code: String,
+        url: String,
+        _last: Option<&Step<Position>>,
+    ) -> Result<Vec<u8>, serde_json::Error> {
         let legal = Self::action_views(pos);
         let status: StatusView = if legal.is_empty() {
             pos.status().into()
@@ -287,9 +299,13 @@ impl GameApi for Xiangqi {
         Position::from_fen(&text).map_err(|e| invalid_fen(&e))
     }
 
-    fn export(pos: &Position, format: &str) -> Result<String, Problem> {
+    fn export(pos: &Position, format: &str) -> Result<Map<String, Value>, Problem> {
         match format {
-            "fen" => Ok(pos.to_fen()),
+            "fen" => {
+                let mut fields = Map::new();
+                fields.insert("text".into(), Value::from(pos.to_fen()));
+                Ok(fields)
+            }
             other => Err(Problem::new(
                 ProblemKind::UnsupportedFormat,
                 format!("xiangqi does not export {other:?}"),

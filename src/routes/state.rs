@@ -98,7 +98,16 @@ pub async fn start(
     base: Base,
     query: web::Query<StartQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(immutable_json(&req, games::start(kind, &query, &base.0)?))
+    let (view, pure) = games::start(kind, &query, &base.0)?;
+    if pure {
+        Ok(immutable_json(&req, view))
+    } else {
+        // A random seed was drawn: another request gets another game.
+        Ok(HttpResponse::Ok()
+            .content_type("application/json")
+            .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+            .body(view))
+    }
 }
 
 /// `GET /v1/{game}/{code}`
