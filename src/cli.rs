@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use qipan_rules::xiangqi::Position;
-use qipan_rules::GameKind;
+use qipan_rules::{Game, GameKind};
 
 /// Arguments of `qipan perft`.
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {
-    /// The game (`xiangqi`).
+    /// The game (`xiangqi`, `gomoku`, `2048`).
     pub game: String,
     /// The position: a state code, or for xiangqi a FEN (quote it).
     pub position: String,
@@ -29,33 +29,54 @@ pub struct PerftArgs {
 ///
 /// An unknown game or a position that does not parse.
 pub fn perft(args: &PerftArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    use qipan_rules::twenty48;
     let game: GameKind = args.game.parse()?;
-    let pos = match game {
-        GameKind::Xiangqi => {
-            if args.position.contains('/') {
-                Position::from_fen(&args.position).context("reading the FEN")?
-            } else {
-                Position::from_code(&args.position).context("reading the state code")?
-            }
-        }
-    };
     if args.depth > 12 {
         bail!(
             "depth {} is more than this machine will finish; use 12 or less",
             args.depth
         );
     }
+    let code = || format!("reading the {game} state code");
+    match game {
+        GameKind::Xiangqi => {
+            let pos = if args.position.contains('/') {
+                Position::from_fen(&args.position).context("reading the FEN")?
+            } else {
+                Position::from_code(&args.position).with_context(code)?
+            };
+            count(&pos, args, out)
+        }
+        GameKind::Gomoku => {
+            let pos =
+                qipan_rules::gomoku::Position::from_code(&args.position).with_context(code)?;
+            count(&pos, args, out)
+        }
+        GameKind::Twenty48 => {
+            let pos = twenty48::Position::from_code(&args.position).with_context(code)?;
+            count(&pos, args, out)
+        }
+    }
+}
+
+/// Counts (and with `--divide` splits by first action) the leaves of the
+/// legal-action tree; the total is the last line.
+fn count<G: Game>(pos: &G, args: &PerftArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let started = Instant::now();
     let total = if args.divide && args.depth > 0 {
         let mut total = 0;
-        for (m, n) in pos.perft_divide(args.depth) {
-            writeln!(out, "{m}: {n}")?;
+        for action in pos.legal_actions() {
+            let n = match pos.play(action) {
+                Ok(next) => next.perft(args.depth - 1),
+                Err(e) => bail!("{action} is listed as legal but refused: {e}"),
+            };
+            writeln!(out, "{action}: {n}")?;
             total += n;
         }
         writeln!(out)?;
         total
     } else {
-        pos.perft_count(args.depth)
+        pos.perft(args.depth)
     };
     writeln!(out, "{total}")?;
     let secs = started.elapsed().as_secs_f64();

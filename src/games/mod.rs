@@ -9,6 +9,8 @@ use serde_json::{Map, Value};
 use crate::problem::{ApiError, Problem, ProblemKind};
 use crate::wire::{GameInfo, StartQuery, StatusView};
 
+pub mod gomoku;
+pub mod twenty48;
 pub mod xiangqi;
 
 /// The most actions one play request may carry.
@@ -99,6 +101,8 @@ macro_rules! dispatch {
     ($kind:expr, $f:ident($($arg:expr),*)) => {
         match $kind {
             GameKind::Xiangqi => $f::<xiangqi::Xiangqi>($($arg),*),
+            GameKind::Gomoku => $f::<gomoku::Gomoku>($($arg),*),
+            GameKind::Twenty48 => $f::<twenty48::Twenty48>($($arg),*),
         }
     };
 }

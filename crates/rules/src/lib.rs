@@ -14,6 +14,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+pub mod gomoku;
+pub mod twenty48;
 pub mod xiangqi;
 
 /// The rules every game shares: whose turn it is, which actions are legal,
@@ -142,16 +144,22 @@ impl fmt::Display for EndReason {
 pub enum GameKind {
     /// Chinese chess, see [`xiangqi`].
     Xiangqi,
+    /// Gomoku, free-style, standard and Renju, see [`gomoku`].
+    Gomoku,
+    /// 2048, see [`twenty48`].
+    Twenty48,
 }
 
 impl GameKind {
     /// Every game, in a stable order.
-    pub const ALL: [GameKind; 1] = [GameKind::Xiangqi];
+    pub const ALL: [GameKind; 3] = [GameKind::Xiangqi, GameKind::Gomoku, GameKind::Twenty48];
 
     /// The game's name as it appears in URLs.
     pub fn as_str(self) -> &'static str {
         match self {
             GameKind::Xiangqi => "xiangqi",
+            GameKind::Gomoku => "gomoku",
+            GameKind::Twenty48 => "2048",
         }
     }
 }

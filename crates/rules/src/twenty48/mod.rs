@@ -1,0 +1,89 @@
+//! 2048 (Gabriele Cirulli, 2014) on a 4×4 board with tiles 2 … 131072.
+//!
+//! # Rules
+//!
+//! - A move (`up`, `down`, `left`, `right`) slides every tile as far as it
+//!   goes towards that wall. Two equal tiles that meet merge into one of twice
+//!   the value; each tile merges at most once per move, and the pair nearest
+//!   the wall merges first: `[2,2,4,0]` left → `[4,4,0,0]`, `[4,4,8,8]` left →
+//!   `[8,16,0,0]`, `[2,2,2,2]` left → `[4,4,0,0]`, `[2,2,2,0]` right →
+//!   `[0,0,2,4]` (as in the original game's `GameManager.move`).
+//! - The score grows by the value of every tile a merge makes.
+//! - A move that changes nothing is not legal. After a legal move one tile
+//!   spawns on an empty cell (see *Spawns*); a new game starts with two
+//!   spawned tiles on the empty board.
+//! - Reaching 2048 wins ([`Position::won`]) and play may go on; the game is
+//!   over when no move is legal.
+//! - 131072 = 2^17 is the largest tile: it takes 17 cells' worth of a
+//!   staircase to build a second one next to the first, so two of them never
+//!   meet in a game. Should an imported board hold two, they do not merge.
+//! - A score must fit the tiles: every tile `2^e` scored `(e-1)·2^e` if built
+//!   from 2s alone, 4 less for each spawned 4 inside it, so a board's score
+//!   is a multiple of 4 between `Σ max(e-2,0)·2^e` and `Σ (e-1)·2^e`
+//!   ([`GridError::ImpossibleScore`]).
+//!
+//! # Spawns
+//!
+//! Spawns are a function of the generator state carried in the position:
+//!
+//! - The generator is SplitMix64 (Steele, Lea & Flood 2014; Vigna's
+//!   `splitmix64.c`): `state += 0x9E3779B97F4A7C15; z = state;
+//!   z = (z ^ z>>30) * 0xBF58476D1CE4E5B9; z = (z ^ z>>27) * 0x94D049BB133111EB;
+//!   output z ^ z>>31` (wrapping arithmetic). Seeding with `s` sets the state
+//!   to `s`, so the state written out as a seed continues the same sequence.
+//! - A draw below `n` is Lemire's multiply-shift with rejection: take the
+//!   next output `x`; if the low 64 bits of the 128-bit product `x·n` are
+//!   below `2^64 mod n`, draw `x` again; the result is the high 64 bits.
+//!   It is exactly uniform.
+//! - One spawn takes a draw below 10 for the value (0 → 4, else 2: exactly
+//!   p = 0.1 for a 4), then a draw below the number of empty cells for the
+//!   cell, counting empty cells in reading order (row 0 = top first, each
+//!   row from column 0). The value comes first as in the original game.
+//!
+//! # State code
+//!
+//! 23 bytes written as URL-safe base64 without padding (RFC 4648 §5):
+//! always 31 characters, the last of which carries two zero bits.
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 0 | layout version, 1 |
+//! | 1–10 | 16 cells × 5 bits, big-endian: the cells in reading order (row 0 = top, column 0 = left first), each the tile's exponent (0 = empty, `e` = 2^e, at most 17) |
+//! | 11–14 | score, unsigned big-endian |
+//! | 15–22 | generator state, unsigned big-endian |
+//!
+//! The first cell is the top 5 bits of byte 1. Every field has one
+//! encoding, so one position has one code. Example: a new game from seed 42
+//! has a 2 at row 0, column 2 and a 2 at row 1, column 2, score 0 and state
+//! `0x78DDE6E5FD29F07E`; its bytes are
+//! `01 | 00 02 00 00 20 00 00 00 00 00 | 00 00 00 00 | 78 DD E6 E5 FD 29 F0 7E`
+//! and its code `AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4`.
+//!
+//! ```
+//! use qipan_rules::twenty48::{Direction, Position};
+//!
+//! let pos = Position::new(42);
+//! assert_eq!(pos.grid(), [[0, 0, 2, 0], [0, 0, 2, 0], [0; 4], [0; 4]]);
+//! assert_eq!(pos.to_code(), "AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4");
+//! let (next, spawn, gained) = pos.play_traced(Direction::Left).unwrap();
+//! assert_eq!(next.grid(), [[2, 0, 0, 0], [2, 0, 0, 0], [0; 4], [0, 0, 4, 0]]);
+//! assert_eq!((spawn.row, spawn.col, spawn.value, gained), (3, 2, 4, 0));
+//! assert_eq!(Position::from_code(&next.to_code()), Ok(next));
+//! ```
+//!
+//! # Engine
+//!
+//! The board is a `u128` of 5-bit exponents with a 32-bit lane per row.
+//! Horizontal moves look each row up in one of two 2^20-entry tables (left,
+//! right; 8 MiB together, built once per process on first use); vertical moves
+//! transpose, slide the rows and transpose back.
+
+mod board;
+mod code;
+mod position;
+mod rng;
+mod types;
+
+pub use code::{CodeError, CODE_LEN, CODE_VERSION};
+pub use position::{GridError, Position};
+pub use types::{Direction, ParseDirectionError, Solo, Spawn};
