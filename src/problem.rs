@@ -115,7 +115,7 @@ impl ProblemKind {
             ProblemKind::MalformedAction => "Malformed action",
             ProblemKind::IllegalAction => "Illegal action",
             ProblemKind::GameOver => "Game over",
-            ProblemKind::InvalidImport => "Invalid import text",
+            ProblemKind::InvalidImport => "Invalid import",
             ProblemKind::UnsupportedFormat => "Unsupported format",
             ProblemKind::UnknownVariant => "Unknown variant",
             ProblemKind::InvalidField => "Invalid field",

@@ -6,7 +6,7 @@ use qipan_rules::{Game, GameKind, Status};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{field, only_fields, GameApi, Step};
+use super::{field, import_format, only_fields, GameApi, Step};
 use crate::problem::{Problem, ProblemKind};
 use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
 
@@ -189,16 +189,8 @@ impl GameApi for Gomoku {
     }
 
     fn import(body: &Value) -> Result<Position, Problem> {
+        import_format(Self::KIND, body, &["rows"])?;
         only_fields(body, &["format", "variant", "text"])?;
-        let format: String = field(body, "format")?;
-        if format != "rows" {
-            return Err(Problem::new(
-                ProblemKind::UnsupportedFormat,
-                format!("gomoku does not import {format:?}; it reads rows"),
-            )
-            .with("field", "format")
-            .with("supported", ["rows"]));
-        }
         let v = match body.get("variant") {
             None | Some(Value::Null) => Variant::Freestyle,
             Some(_) => variant(&field::<String>(body, "variant")?)?,

@@ -311,6 +311,41 @@ pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<Value,
     dispatch!(kind, go(code, format))
 }
 
+/// The `format` of an import body, when it is one of `supported`.
+///
+/// # Errors
+///
+/// `invalid-field` when it is missing or not a string, `unsupported-format`
+/// when the game does not read it.
+pub fn import_format(
+    game: GameKind,
+    body: &Value,
+    supported: &'static [&'static str],
+) -> Result<&'static str, Problem> {
+    if !body.is_object() {
+        return Err(Problem::new(
+            ProblemKind::MalformedBody,
+            "the body must be a JSON object",
+        ));
+    }
+    let format: String = field(body, "format")?;
+    supported
+        .iter()
+        .copied()
+        .find(|&f| f == format)
+        .ok_or_else(|| {
+            Problem::new(
+                ProblemKind::UnsupportedFormat,
+                format!(
+                    "{game} does not import {format:?}; it reads {}",
+                    supported.join(", ")
+                ),
+            )
+            .with("field", "format")
+            .with("supported", supported)
+        })
+}
+
 /// Reads one field of an import body as the given type.
 ///
 /// # Errors
@@ -329,7 +364,9 @@ pub fn field<T: serde::de::DeserializeOwned>(body: &Value, name: &str) -> Result
     })
 }
 
-/// Refuses fields of an import body that the format does not read.
+/// Refuses fields of an import body that the format does not read. `game`
+/// and `code` are always allowed (and not read), so an export view can be
+/// posted back as it is.
 ///
 /// # Errors
 ///
@@ -341,7 +378,11 @@ pub fn only_fields(body: &Value, allowed: &[&str]) -> Result<(), Problem> {
             "the body must be a JSON object",
         ));
     };
-    match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+    let exported = ["game", "code"];
+    match obj
+        .keys()
+        .find(|k| !allowed.contains(&k.as_str()) && !exported.contains(&k.as_str()))
+    {
         None => Ok(()),
         Some(k) => Err(Problem::new(
             ProblemKind::InvalidField,

@@ -9,7 +9,7 @@ use qipan_rules::GameKind;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{field, only_fields, GameApi, Step};
+use super::{field, import_format, only_fields, GameApi, Step};
 use crate::problem::{Problem, ProblemKind};
 use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
 
@@ -70,7 +70,9 @@ fn seed(body: &Value) -> Result<u64, Problem> {
         None => Err(bad("the body needs a `seed` field".into())),
         Some(Value::String(s)) => s
             .parse()
-            .map_err(|_| bad(format!("`seed`: {s:?} is not an unsigned 64-bit integer"))),
+            .ok()
+            .filter(|_| s.bytes().all(|b| b.is_ascii_digit()))
+            .ok_or_else(|| bad(format!("`seed`: {s:?} is not an unsigned 64-bit integer"))),
         Some(v) => v
             .as_u64()
             .ok_or_else(|| bad(format!("`seed`: {v} is not an unsigned 64-bit integer"))),
@@ -182,16 +184,8 @@ impl GameApi for Twenty48 {
     }
 
     fn import(body: &Value) -> Result<Position, Problem> {
+        import_format(Self::KIND, body, &["grid"])?;
         only_fields(body, &["format", "board", "score", "seed"])?;
-        let format: String = field(body, "format")?;
-        if format != "grid" {
-            return Err(Problem::new(
-                ProblemKind::UnsupportedFormat,
-                format!("2048 does not import {format:?}; it reads grid"),
-            )
-            .with("field", "format")
-            .with("supported", ["grid"]));
-        }
         let board: [[u32; 4]; 4] = field(body, "board")?;
         let seed = seed(body)?;
         match body.get("score") {
@@ -269,10 +263,11 @@ fn invalid_code(e: &CodeError) -> Problem {
             .with("reason", "trailing-bits")
             .with("offset", qipan_rules::twenty48::CODE_LEN - 1),
         CodeError::UnknownVersion { .. } => p.with("reason", "unknown-version").with("byte", 0),
-        CodeError::ExponentOutOfRange { row, col, .. } => p
+        CodeError::ExponentOutOfRange { row, col, exponent } => p
             .with("reason", "tile-out-of-range")
             .with("row", row)
-            .with("col", col),
+            .with("col", col)
+            .with("exponent", exponent),
         CodeError::Grid(g) => grid_problem(p, g),
     }
 }

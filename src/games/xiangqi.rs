@@ -8,7 +8,7 @@ use qipan_rules::{Game, GameKind};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{field, only_fields, GameApi, Step};
+use super::{field, import_format, only_fields, GameApi, Step};
 use crate::problem::{Problem, ProblemKind};
 use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
 
@@ -274,19 +274,11 @@ impl GameApi for Xiangqi {
     }
 
     fn import(body: &Value) -> Result<Position, Problem> {
+        import_format(Self::KIND, body, &["fen"])?;
         only_fields(body, &["format", "text", "variant"])?;
-        let format: String = field(body, "format")?;
-        if format != "fen" {
-            return Err(Problem::new(
-                ProblemKind::UnsupportedFormat,
-                format!("xiangqi does not import {format:?}; it reads fen"),
-            )
-            .with("field", "format")
-            .with("supported", ["fen"]));
-        }
         if let Some(v) = body
             .get("variant")
-            .filter(|v| v.as_str() != Some("standard"))
+            .filter(|v| !v.is_null() && v.as_str() != Some("standard"))
         {
             return Err(Problem::new(
                 ProblemKind::UnknownVariant,

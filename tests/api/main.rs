@@ -7,4 +7,5 @@ mod errors;
 mod helpers;
 mod http;
 mod spec;
+mod twenty48;
 mod xiangqi;

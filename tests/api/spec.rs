@@ -728,6 +728,14 @@ fn spec_is_valid_openapi() {
         ),
         Some("/v1/{game}/{code}")
     );
+    assert_eq!(
+        find_template(doc, "/v1/2048/AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4/play"),
+        Some("/v1/{game}/{code}/play")
+    );
+    assert_eq!(
+        find_template(doc, "/v1/2048/start"),
+        Some("/v1/{game}/start")
+    );
     assert_eq!(find_template(doc, "/v1/games"), Some("/v1/games"));
     assert_eq!(find_template(doc, "/v1/xiangqi/"), None);
     assert_eq!(find_template(doc, "/nowhere"), None);
@@ -863,6 +871,58 @@ fn the_checker_refuses_what_the_spec_does_not_say() {
         400,
         PROBLEM,
         &invalid_code.replace(r#","reason":"padding""#, "")
+    ));
+
+    // Views are told apart by game: a 2048 view passes as itself only.
+    let code = "AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4";
+    let path = format!("/v1/2048/{code}");
+    let view = format!(
+        r#"{{"game":"2048","variant":"standard","code":"{code}","url":"http://h/v1/2048/{code}","to_move":"player","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"legal_actions":[{{"action":"up"}},{{"action":"down"}},{{"action":"left"}},{{"action":"right"}}],"score":0,"won":false,"max_tile":2,"seed":"8709371129873690750","spawned":null,"gained":null}}"#
+    );
+    assert!(!refused("GET", &path, 200, JSON, &view));
+    for (from, to) in [
+        (r#""check":false"#, r#""check":true"#),
+        ("[0,0,2,0],[0,0,2,0]", "[0,0,3,0],[0,0,2,0]"),
+        (
+            r#""seed":"8709371129873690750""#,
+            r#""seed":8709371129873690750"#,
+        ),
+        (r#"{"action":"up"}"#, r#"{"action":"h2e2"}"#),
+        (r#""game":"2048""#, r#""game":"xiangqi""#),
+        (r#""state":"ongoing""#, r#""state":"won""#),
+        (
+            r#""spawned":null"#,
+            r#""spawned":{"row":4,"col":0,"value":2}"#,
+        ),
+    ] {
+        assert!(
+            refused("GET", &path, 200, JSON, &view.replace(from, to)),
+            "{to}"
+        );
+    }
+    // Problems list either game's action views, but only well-formed ones.
+    let illegal = r#"{"type":"/problems/illegal-action","title":"Illegal action","status":422,"detail":"x","index":0,"action":"up","legal_actions":[{"action":"down"}]}"#;
+    let play = format!("/v1/2048/{code}/play");
+    assert!(!refused("POST", &play, 422, PROBLEM, illegal));
+    assert!(refused(
+        "POST",
+        &play,
+        422,
+        PROBLEM,
+        &illegal.replace(r#""down""#, r#""sideways""#)
+    ));
+    // Exports likewise: a grid export carries no `text`.
+    let export = format!(
+        r#"{{"game":"2048","code":"{code}","format":"grid","board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"score":0,"seed":"8709371129873690750"}}"#
+    );
+    let export_path = format!("/v1/2048/{code}/export");
+    assert!(!refused("GET", &export_path, 200, JSON, &export));
+    assert!(refused(
+        "GET",
+        &export_path,
+        200,
+        JSON,
+        &export.replace(r#""format":"grid""#, r#""format":"fen""#)
     ));
 }
 
