@@ -75,6 +75,28 @@ fn invalid_rows(e: &RowsError) -> Problem {
     rows_details(p, e)
 }
 
+/// Plays a space-separated move list from the empty board.
+fn replay(v: Variant, size: u8, moves: &str) -> Result<Position, Problem> {
+    let bad = |index: usize, detail: String| {
+        Problem::new(ProblemKind::InvalidImport, format!("moves: {detail}"))
+            .with("field", "moves")
+            .with("reason", "illegal-move")
+            .with("index", index)
+    };
+    let mut pos = Position::new(v, size).map_err(|e| {
+        Problem::new(ProblemKind::InvalidImport, e.to_string()).with("field", "moves")
+    })?;
+    for (index, text) in moves.split_whitespace().enumerate() {
+        let point: Point = text
+            .parse()
+            .map_err(|e| bad(index, format!("move {index}: {e}")))?;
+        pos = pos
+            .play_point(point)
+            .map_err(|e| bad(index, format!("move {index}: {}", e.reason)))?;
+    }
+    Ok(pos)
+}
+
 fn points(list: impl IntoIterator<Item = Point>) -> Vec<String> {
     list.into_iter().map(|p| p.to_string()).collect()
 }
@@ -190,13 +212,31 @@ impl GameApi for Gomoku {
 
     fn import(body: &Value) -> Result<Position, Problem> {
         import_format(Self::KIND, body, &["rows"])?;
-        only_fields(body, &["format", "variant", "text"])?;
+        only_fields(body, &["format", "variant", "text", "moves"])?;
         let v = match body.get("variant") {
             None | Some(Value::Null) => Variant::Freestyle,
             Some(_) => variant(&field::<String>(body, "variant")?)?,
         };
         let text: String = field(body, "text")?;
-        Position::from_rows(v, &text).map_err(|e| invalid_rows(&e))
+        let board = Position::from_rows(v, &text).map_err(|e| invalid_rows(&e))?;
+        match body.get("moves") {
+            None | Some(Value::Null) => Ok(board),
+            // The move order of an export view: replayed from the empty
+            // board, it must give the rows, and then the order is kept.
+            Some(_) => {
+                let moves: String = field(body, "moves")?;
+                let played = replay(v, board.size(), &moves)?;
+                if played.to_rows() != board.to_rows() {
+                    return Err(Problem::new(
+                        ProblemKind::InvalidImport,
+                        "rows: the moves do not give the board of `text`",
+                    )
+                    .with("field", "moves")
+                    .with("reason", "moves-differ"));
+                }
+                Ok(played)
+            }
+        }
     }
 
     fn export(pos: &Position, format: &str) -> Result<Map<String, Value>, Problem> {
@@ -262,8 +302,9 @@ fn code_details(p: Problem, e: &CodeError) -> Problem {
         | CodeError::MoveListLength { length }
         | CodeError::GridLength { length, .. } => p.with("length", length),
         CodeError::GridValue { byte, value, .. } => p.with("byte", byte).with("value", value),
+        // `index` is 0-based everywhere; the message counts moves from 1.
         CodeError::MoveOutOfRange { number, .. } | CodeError::IllegalMove { number, .. } => {
-            p.with("index", number)
+            p.with("index", number.saturating_sub(1))
         }
         CodeError::Empty
         | CodeError::TrailingBits { .. }

@@ -4,6 +4,7 @@
 mod binary;
 mod docs;
 mod errors;
+mod gomoku;
 mod helpers;
 mod http;
 mod spec;

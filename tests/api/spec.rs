@@ -945,3 +945,135 @@ fn check_examples(what: &str, media_object: &Value, schema_at: &str, faults: &mu
         }
     }
 }
+
+#[test]
+fn the_checker_tells_gomoku_views_apart() {
+    const JSON: Option<&str> = Some("application/json");
+    const PROBLEM: Option<&str> = Some("application/problem+json");
+    let row = |n: usize| format!("[{}]", vec!["null"; n].join(","));
+    let board = |n: usize| format!("[{}]", vec![row(n); n].join(","));
+    let view = |variant: &str, size: usize, code: &str| {
+        format!(
+            r#"{{"game":"gomoku","variant":"{variant}","size":{size},"code":"{code}","url":"http://h/v1/gomoku/{code}","to_move":"black","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":{},"legal_actions":[{{"action":"a1"}}],"forbidden":[],"last_move":null,"winning_line":null,"moves":[]}}"#,
+            board(size)
+        )
+    };
+    assert_eq!(
+        find_template(document(), "/v1/gomoku/AHB_/play"),
+        Some("/v1/{game}/{code}/play")
+    );
+    let free = view("freestyle", 15, "AA");
+    assert!(!refused("GET", "/v1/gomoku/AA", 200, JSON, &free));
+    let big = view("freestyle", 19, "BA");
+    assert!(!refused("GET", "/v1/gomoku/BA", 200, JSON, &big));
+    let renju = view("renju", 15, "Ag");
+    let forbidden = r#""forbidden":[{"point":"h8","reason":"double-three"}]"#;
+    assert!(!refused(
+        "GET",
+        "/v1/gomoku/Ag",
+        200,
+        JSON,
+        &renju.replace(r#""forbidden":[]"#, forbidden)
+    ));
+    let won = free
+        .replace(
+            r#""state":"ongoing","winner":null,"reason":null"#,
+            r#""state":"won","winner":"white","reason":"five-in-a-row""#,
+        )
+        .replace(
+            r#""winning_line":null"#,
+            r#""winning_line":["e11","f10","g9","h8","i7"]"#,
+        );
+    assert!(!refused("GET", "/v1/gomoku/AA", 200, JSON, &won));
+    for (from, to) in [
+        (r#""check":false"#, r#""check":true"#),
+        (r#""size":15"#, r#""size":19"#),
+        (r#""game":"gomoku""#, r#""game":"2048""#),
+        (r#""variant":"freestyle""#, r#""variant":"caro""#),
+        (r#""to_move":"black""#, r#""to_move":"red""#),
+        (r#""state":"ongoing""#, r#""state":"over""#),
+        (r#"{"action":"a1"}"#, r#"{"action":"t1"}"#),
+        (r#"{"action":"a1"}"#, r#"{"action":"a20"}"#),
+        (r#"{"action":"a1"}"#, r#"{"action":"up"}"#),
+        (r#""forbidden":[]"#, forbidden),
+        (r#""moves":[]"#, r#""moves":"""#),
+        (r#""last_move":null"#, r#""last_move":"h0""#),
+        (r#""winning_line":null"#, r#""winning_line":["h8"]"#),
+        (r#""code":"AA""#, r#""code":"A""#),
+        (r#"[null,null,"#, r#"["x",null,"#),
+        (r#","moves":[]"#, r#","moves":[],"fen":"""#),
+    ] {
+        assert!(
+            refused("GET", "/v1/gomoku/AA", 200, JSON, &free.replace(from, to)),
+            "{to}"
+        );
+    }
+    // 19×19 is free-style only; Renju's forbidden reasons are three.
+    assert!(refused(
+        "GET",
+        "/v1/gomoku/BA",
+        200,
+        JSON,
+        &big.replace(r#""variant":"freestyle""#, r#""variant":"renju""#)
+    ));
+    assert!(refused(
+        "GET",
+        "/v1/gomoku/Ag",
+        200,
+        JSON,
+        &renju.replace(
+            r#""forbidden":[]"#,
+            r#""forbidden":[{"point":"h8","reason":"four-four"}]"#
+        )
+    ));
+
+    // Problems list gomoku points as action views.
+    let illegal = r#"{"type":"/problems/illegal-action","title":"Illegal action","status":422,"detail":"x","index":0,"action":"h8","legal_actions":[{"action":"s19"}]}"#;
+    assert!(!refused(
+        "POST",
+        "/v1/gomoku/AA/play",
+        422,
+        PROBLEM,
+        illegal
+    ));
+    assert!(refused(
+        "POST",
+        "/v1/gomoku/AA/play",
+        422,
+        PROBLEM,
+        &illegal.replace("s19", "t19")
+    ));
+    let code_problem = r#"{"type":"/problems/invalid-code","title":"Invalid state code","status":400,"detail":"x","field":"code","reason":"grid-value","byte":73,"value":3}"#;
+    assert!(!refused("GET", "/v1/gomoku/AA", 400, PROBLEM, code_problem));
+    assert!(refused(
+        "GET",
+        "/v1/gomoku/AA",
+        400,
+        PROBLEM,
+        &code_problem.replace("grid-value", "grid-values")
+    ));
+
+    // Exports: rows text of 15 or 19 lines, moves a string or null.
+    let text = vec![".".repeat(15); 15].join("\\n");
+    let export = format!(
+        r#"{{"game":"gomoku","code":"AA","format":"rows","variant":"freestyle","text":"{text}","moves":""}}"#
+    );
+    assert!(!refused("GET", "/v1/gomoku/AA/export", 200, JSON, &export));
+    for (from, to) in [
+        (r#""moves":"""#, r#""moves":[]"#),
+        (r#""moves":"""#, r#""moves":"h8,h9""#),
+        (r#""format":"rows""#, r#""format":"grid""#),
+        ("...\\n", "..\\n"),
+    ] {
+        assert!(
+            refused(
+                "GET",
+                "/v1/gomoku/AA/export",
+                200,
+                JSON,
+                &export.replacen(from, to, 1)
+            ),
+            "{to}"
+        );
+    }
+}
