@@ -6,7 +6,7 @@ use qipan_rules::{Game, GameKind, Status};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{field, import_format, only_fields, GameApi, Step};
+use super::{field, import_format, not_taken, only_fields, GameApi, Step};
 use crate::problem::{Problem, ProblemKind};
 use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
 
@@ -125,13 +125,11 @@ impl GameApi for Gomoku {
     }
 
     fn start(query: &StartQuery) -> Result<(Position, bool), Problem> {
-        if query.seed.is_some() {
-            return Err(Problem::new(
-                ProblemKind::InvalidQuery,
-                "gomoku has no chance in it and takes no seed",
-            )
-            .with("field", "seed"));
-        }
+        not_taken(
+            query.seed.is_some(),
+            "seed",
+            "gomoku has no chance in it and takes no seed",
+        )?;
         let v = variant(query.variant.as_deref().unwrap_or("freestyle"))?;
         let size = query.size.unwrap_or(15);
         let pos = Position::new(v, size).map_err(|e| {

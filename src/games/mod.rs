@@ -311,6 +311,36 @@ pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<Value,
     dispatch!(kind, go(code, format))
 }
 
+/// Refuses any variant but `standard`, for games that have only that one.
+///
+/// # Errors
+///
+/// `unknown-variant` listing `standard`.
+pub fn standard_only(game: GameKind, variant: Option<&str>) -> Result<(), Problem> {
+    match variant.filter(|&v| v != "standard") {
+        None => Ok(()),
+        Some(v) => Err(Problem::new(
+            ProblemKind::UnknownVariant,
+            format!("{game} has no variant {v:?}; it has: standard"),
+        )
+        .with("field", "variant")
+        .with("supported", ["standard"])),
+    }
+}
+
+/// Refuses a start parameter the game does not take.
+///
+/// # Errors
+///
+/// `invalid-query` naming the parameter and `why`.
+pub fn not_taken(given: bool, name: &str, why: &str) -> Result<(), Problem> {
+    if given {
+        Err(Problem::new(ProblemKind::InvalidQuery, why.to_owned()).with("field", name))
+    } else {
+        Ok(())
+    }
+}
+
 /// The `format` of an import body, when it is one of `supported`.
 ///
 /// # Errors

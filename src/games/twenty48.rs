@@ -9,7 +9,7 @@ use qipan_rules::GameKind;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{field, import_format, only_fields, GameApi, Step};
+use super::{field, import_format, not_taken, only_fields, standard_only, GameApi, Step};
 use crate::problem::{Problem, ProblemKind};
 use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
 
@@ -108,21 +108,12 @@ impl GameApi for Twenty48 {
     }
 
     fn start(query: &StartQuery) -> Result<(Position, bool), Problem> {
-        if let Some(v) = query.variant.as_deref().filter(|&v| v != "standard") {
-            return Err(Problem::new(
-                ProblemKind::UnknownVariant,
-                format!("2048 has no variant {v:?}; it has: standard"),
-            )
-            .with("field", "variant")
-            .with("supported", ["standard"]));
-        }
-        if query.size.is_some() {
-            return Err(Problem::new(
-                ProblemKind::InvalidQuery,
-                "2048 is played on a 4×4 board and takes no size",
-            )
-            .with("field", "size"));
-        }
+        standard_only(Self::KIND, query.variant.as_deref())?;
+        not_taken(
+            query.size.is_some(),
+            "size",
+            "2048 is played on a 4×4 board and takes no size",
+        )?;
         Ok(match query.seed {
             Some(seed) => (Position::new(seed), true),
             None => (Position::new(random_seed()), false),

@@ -8,7 +8,7 @@ use qipan_rules::{Game, GameKind};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{field, import_format, only_fields, GameApi, Step};
+use super::{field, import_format, not_taken, only_fields, standard_only, GameApi, Step};
 use crate::problem::{Problem, ProblemKind};
 use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
 
@@ -180,28 +180,17 @@ impl GameApi for Xiangqi {
     }
 
     fn start(query: &StartQuery) -> Result<(Position, bool), Problem> {
-        if let Some(v) = query.variant.as_deref().filter(|&v| v != "standard") {
-            return Err(Problem::new(
-                ProblemKind::UnknownVariant,
-                format!("xiangqi has no variant {v:?}; it has: standard"),
-            )
-            .with("field", "variant")
-            .with("supported", ["standard"]));
-        }
-        if query.seed.is_some() {
-            return Err(Problem::new(
-                ProblemKind::InvalidQuery,
-                "xiangqi has no chance in it and takes no seed",
-            )
-            .with("field", "seed"));
-        }
-        if query.size.is_some() {
-            return Err(Problem::new(
-                ProblemKind::InvalidQuery,
-                "xiangqi is played on one board and takes no size",
-            )
-            .with("field", "size"));
-        }
+        standard_only(Self::KIND, query.variant.as_deref())?;
+        not_taken(
+            query.seed.is_some(),
+            "seed",
+            "xiangqi has no chance in it and takes no seed",
+        )?;
+        not_taken(
+            query.size.is_some(),
+            "size",
+            "xiangqi is played on one board and takes no size",
+        )?;
         Ok((Position::start(), true))
     }
 
