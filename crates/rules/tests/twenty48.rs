@@ -825,6 +825,20 @@ fn any_grid() -> impl Strategy<Value = Grid> {
         .prop_filter("at least one tile", |g| tile_count(g) > 0)
 }
 
+/// Boards around the engine's 32768/65536 boundary (see the module
+/// documentation, *Engine*): mostly 4096 … 32768, some 65536 and 131072.
+fn grid_near_32768() -> impl Strategy<Value = Grid> {
+    let cell = prop_oneof![
+        3 => Just(0u32),
+        2 => 1u32..=11,
+        6 => 12u32..=15,
+        1 => 16u32..=17,
+    ]
+    .prop_map(|e| if e == 0 { 0 } else { 1 << e });
+    prop::array::uniform4(prop::array::uniform4(cell))
+        .prop_filter("at least one tile", |g| tile_count(g) > 0)
+}
+
 fn any_direction() -> impl Strategy<Value = Direction> {
     prop::sample::select(Direction::ALL.to_vec())
 }
@@ -841,6 +855,21 @@ proptest! {
             Some((next, g)) => {
                 prop_assert_eq!(next.grid(), expected);
                 prop_assert_eq!(g, gained);
+            }
+        }
+    }
+
+    #[test]
+    fn the_slide_is_the_reference_slide_around_32768(grid in grid_near_32768(), d in any_direction()) {
+        let pos = at_max_score(grid, 0);
+        let (expected, gained) = reference_slide(&grid, d);
+        match pos.slide(d) {
+            None => prop_assert_eq!(expected, grid),
+            Some((next, g)) => {
+                prop_assert_eq!(next.grid(), expected);
+                prop_assert_eq!(g, gained);
+                prop_assert_eq!(next.score(), pos.score() + gained);
+                prop_assert_eq!(Position::from_code(&next.to_code()), Ok(next));
             }
         }
     }

@@ -73,15 +73,21 @@
 //!
 //! # Engine
 //!
-//! The board is a `u128` of 5-bit exponents with a 32-bit lane per row.
-//! Horizontal moves look each row up in one of two 2^20-entry tables (left,
-//! right; 8 MiB together, built once per process on first use); vertical moves
-//! transpose, slide the rows and transpose back.
+//! The board keeps the low 4 bits of each exponent as a nibble of a `u64`
+//! (16 bits per row) and the fifth bit (tiles 65536 and 131072) aside. While
+//! every tile is at most 32768 a move works on the nibbles: each row is looked
+//! up in one of two 2^16-entry tables (left, right; 512 KiB together, built
+//! once per process on first use) giving the slid row, the score gained and
+//! whether a merge made 65536; vertical moves transpose, slide the rows and
+//! transpose back. A board with a larger tile, or a move that makes one, goes
+//! through the 5-bit engine instead: a `u128` of 5-bit exponents with a 32-bit
+//! lane per row and two 2^20-entry tables (8 MiB, built on the first such
+//! move). Both derive from the same row rule and give the same results.
 
 mod board;
 mod code;
 mod position;
-mod rng;
+pub(crate) mod rng;
 mod types;
 
 pub use code::{CodeError, CODE_LEN, CODE_VERSION};
