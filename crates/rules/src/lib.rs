@@ -15,6 +15,8 @@ use std::fmt;
 use std::str::FromStr;
 
 pub mod gomoku;
+pub mod quoridor;
+pub mod tetris;
 pub mod twenty48;
 pub mod xiangqi;
 
@@ -118,6 +120,12 @@ pub enum EndReason {
     BoardFull,
     /// No action changes the position any more.
     NoMoves,
+    /// A new piece could not appear: its spawn cells overlap the stack (tetris).
+    BlockOut,
+    /// A piece locked wholly above the visible field (tetris).
+    LockOut,
+    /// A pawn reached its goal rank (quoridor).
+    ReachedGoal,
 }
 
 impl EndReason {
@@ -129,6 +137,9 @@ impl EndReason {
             EndReason::FiveInARow => "five-in-a-row",
             EndReason::BoardFull => "board-full",
             EndReason::NoMoves => "no-moves",
+            EndReason::BlockOut => "block-out",
+            EndReason::LockOut => "lock-out",
+            EndReason::ReachedGoal => "reached-goal",
         }
     }
 }
