@@ -11,7 +11,7 @@ use qipan_rules::{Game, GameKind};
 /// Arguments of `qipan perft`.
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {
-    /// The game (`xiangqi`, `gomoku`, `2048`).
+    /// The game (`xiangqi`, `gomoku`, `2048`, `quoridor`, `tetris`).
     pub game: String,
     /// The position: a state code, or for xiangqi a FEN (quote it).
     pub position: String,
@@ -50,6 +50,16 @@ pub fn perft(args: &PerftArgs, out: &mut impl Write) -> anyhow::Result<()> {
         GameKind::Gomoku => {
             let pos =
                 qipan_rules::gomoku::Position::from_code(&args.position).with_context(code)?;
+            count(&pos, args, out)
+        }
+        GameKind::Quoridor => {
+            let pos =
+                qipan_rules::quoridor::Position::from_code(&args.position).with_context(code)?;
+            count(&pos, args, out)
+        }
+        GameKind::Tetris => {
+            let pos =
+                qipan_rules::tetris::Position::from_code(&args.position).with_context(code)?;
             count(&pos, args, out)
         }
         GameKind::Twenty48 => {

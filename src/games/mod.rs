@@ -10,6 +10,8 @@ use crate::problem::{ApiError, Problem, ProblemKind};
 use crate::wire::{GameInfo, StartQuery, StatusView};
 
 pub mod gomoku;
+pub mod quoridor;
+pub mod tetris;
 pub mod twenty48;
 pub mod xiangqi;
 
@@ -103,6 +105,8 @@ macro_rules! dispatch {
             GameKind::Xiangqi => $f::<xiangqi::Xiangqi>($($arg),*),
             GameKind::Gomoku => $f::<gomoku::Gomoku>($($arg),*),
             GameKind::Twenty48 => $f::<twenty48::Twenty48>($($arg),*),
+            GameKind::Quoridor => $f::<quoridor::Quoridor>($($arg),*),
+            GameKind::Tetris => $f::<tetris::Tetris>($($arg),*),
         }
     };
 }

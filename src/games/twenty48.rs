@@ -63,7 +63,7 @@ fn direction_name(d: Direction) -> &'static str {
 
 /// The import's `seed`: a number, or a string of decimal digits (as export
 /// writes it, since a generator state may exceed 2^53).
-fn seed(body: &Value) -> Result<u64, Problem> {
+pub(super) fn seed(body: &Value) -> Result<u64, Problem> {
     let bad =
         |detail: String| Problem::new(ProblemKind::InvalidField, detail).with("field", "seed");
     match body.get("seed") {

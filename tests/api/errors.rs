@@ -82,7 +82,10 @@ async fn unknown_game_is_a_404_listing_the_games() {
     let app = spawn_app().await;
     for path in ["/v1/chess/start", &format!("/v1/chess/{START}")] {
         let p = app.get(path).await.problem(404, "unknown-game");
-        assert_eq!(p["supported"], json!(["xiangqi", "gomoku", "2048"]));
+        assert_eq!(
+            p["supported"],
+            json!(["xiangqi", "gomoku", "2048", "quoridor", "tetris"])
+        );
     }
 }
 

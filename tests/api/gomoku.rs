@@ -176,7 +176,16 @@ async fn games_lists_gomoku_with_its_syntax() {
         .iter()
         .map(|g| &g["game"])
         .collect();
-    assert_eq!(names, [&json!("xiangqi"), &json!("gomoku"), &json!("2048")]);
+    assert_eq!(
+        names,
+        [
+            &json!("xiangqi"),
+            &json!("gomoku"),
+            &json!("2048"),
+            &json!("quoridor"),
+            &json!("tetris")
+        ]
+    );
     assert_eq!(
         body["games"][1],
         json!({

@@ -7,6 +7,8 @@ mod errors;
 mod gomoku;
 mod helpers;
 mod http;
+mod quoridor;
 mod spec;
+mod tetris;
 mod twenty48;
 mod xiangqi;

@@ -159,11 +159,21 @@ pub enum GameKind {
     Gomoku,
     /// 2048, see [`twenty48`].
     Twenty48,
+    /// Quoridor for two players, see [`quoridor`].
+    Quoridor,
+    /// Guideline Tetris, see [`tetris`].
+    Tetris,
 }
 
 impl GameKind {
     /// Every game, in a stable order.
-    pub const ALL: [GameKind; 3] = [GameKind::Xiangqi, GameKind::Gomoku, GameKind::Twenty48];
+    pub const ALL: [GameKind; 5] = [
+        GameKind::Xiangqi,
+        GameKind::Gomoku,
+        GameKind::Twenty48,
+        GameKind::Quoridor,
+        GameKind::Tetris,
+    ];
 
     /// The game's name as it appears in URLs.
     pub fn as_str(self) -> &'static str {
@@ -171,6 +181,8 @@ impl GameKind {
             GameKind::Xiangqi => "xiangqi",
             GameKind::Gomoku => "gomoku",
             GameKind::Twenty48 => "2048",
+            GameKind::Quoridor => "quoridor",
+            GameKind::Tetris => "tetris",
         }
     }
 }
