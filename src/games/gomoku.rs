@@ -146,10 +146,6 @@ impl GameApi for Gomoku {
         state.to_code()
     }
 
-    fn parse_action(text: &str) -> Result<Point, String> {
-        text.parse::<Point>().map_err(|e| e.to_string())
-    }
-
     fn action_views(pos: &Position) -> Vec<PointView> {
         pos.legal_moves()
             .into_iter()

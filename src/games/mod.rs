@@ -49,12 +49,18 @@ pub trait GameApi {
     /// The canonical code of a state.
     fn encode(state: &Self::State) -> String;
 
-    /// Reads one action in the game's notation.
+    /// Reads one action in the game's notation (its `FromStr`).
     ///
     /// # Errors
     ///
     /// A sentence saying what is wrong with the text.
-    fn parse_action(text: &str) -> Result<<Self::State as Game>::Action, String>;
+    fn parse_action(text: &str) -> Result<<Self::State as Game>::Action, String>
+    where
+        <<Self::State as Game>::Action as std::str::FromStr>::Err: std::fmt::Display,
+    {
+        text.parse()
+            .map_err(|e: <<Self::State as Game>::Action as std::str::FromStr>::Err| e.to_string())
+    }
 
     /// Every legal action with its notations.
     fn action_views(state: &Self::State) -> Vec<Self::ActionView>;
@@ -313,6 +319,19 @@ pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<Value,
         Ok(Value::Object(view))
     }
     dispatch!(kind, go(code, format))
+}
+
+/// The start state of a game with chance: from `seed`, or from a fresh
+/// random seed, in which case the answer must not be cached (`false`).
+pub fn seeded<S>(seed: Option<u64>, new: impl FnOnce(u64) -> S) -> (S, bool) {
+    match seed {
+        Some(seed) => (new(seed), true),
+        None => {
+            use std::hash::{BuildHasher, RandomState};
+            let fresh = RandomState::new().hash_one(std::time::SystemTime::now());
+            (new(fresh), false)
+        }
+    }
 }
 
 /// Refuses any variant but `standard`, for games that have only that one.

@@ -92,10 +92,6 @@ impl GameApi for Quoridor {
         state.to_code()
     }
 
-    fn parse_action(text: &str) -> Result<Action, String> {
-        text.parse::<Action>().map_err(|e| e.to_string())
-    }
-
     fn action_views(pos: &Position) -> Vec<ActionView> {
         pos.legal_actions()
             .into_iter()

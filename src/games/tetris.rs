@@ -2,14 +2,12 @@
 //! score, lines and level, every placement a bot may aim for, and what the
 //! last lock did; the `json` import and export form.
 
-use std::hash::{BuildHasher, RandomState};
-use std::time::SystemTime;
-
-use qipan_rules::tetris::{Action, Cells, CodeError, Kind, Position, SetupError, QUEUE_LEN};
+use qipan_rules::tetris::{Cells, CodeError, Kind, Position, SetupError, QUEUE_LEN};
 use qipan_rules::GameKind;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::seeded;
 use super::{field, import_format, not_taken, only_fields, standard_only, GameApi, Step};
 use crate::problem::{Problem, ProblemKind};
 use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
@@ -78,10 +76,6 @@ fn cells(c: Cells) -> Vec<[u8; 2]> {
     c.iter().map(|&(col, row)| [col, row]).collect()
 }
 
-fn random_seed() -> u64 {
-    RandomState::new().hash_one(SystemTime::now())
-}
-
 fn kind(name: &str, what: &str) -> Result<Kind, Problem> {
     name.parse::<Kind>().map_err(|e| {
         Problem::new(ProblemKind::InvalidField, format!("`{what}`: {e}")).with("field", what)
@@ -117,10 +111,7 @@ impl GameApi for Tetris {
             "size",
             "tetris is played on a 10-wide field and takes no size",
         )?;
-        Ok(match query.seed {
-            Some(seed) => (Position::new(seed), true),
-            None => (Position::new(random_seed()), false),
-        })
+        Ok(seeded(query.seed, Position::new))
     }
 
     fn decode(code: &str) -> Result<Position, Problem> {
@@ -129,10 +120,6 @@ impl GameApi for Tetris {
 
     fn encode(state: &Position) -> String {
         state.to_code()
-    }
-
-    fn parse_action(text: &str) -> Result<Action, String> {
-        text.parse::<Action>().map_err(|e| e.to_string())
     }
 
     fn action_views(pos: &Position) -> Vec<ActionView> {

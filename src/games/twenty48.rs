@@ -1,14 +1,12 @@
 //! 2048 over HTTP: the board, score and the spawned tile of the last move;
 //! `grid` import and export; seeded starts.
 
-use std::hash::{BuildHasher, RandomState};
-use std::time::SystemTime;
-
 use qipan_rules::twenty48::{CodeError, Direction, GridError, Position};
 use qipan_rules::GameKind;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::seeded;
 use super::{field, import_format, not_taken, only_fields, standard_only, GameApi, Step};
 use crate::problem::{Problem, ProblemKind};
 use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
@@ -79,11 +77,6 @@ pub(super) fn seed(body: &Value) -> Result<u64, Problem> {
     }
 }
 
-/// A seed for a game started without one: fresh per call.
-fn random_seed() -> u64 {
-    RandomState::new().hash_one(SystemTime::now())
-}
-
 impl GameApi for Twenty48 {
     type State = Position;
     type ActionView = MoveView;
@@ -114,10 +107,7 @@ impl GameApi for Twenty48 {
             "size",
             "2048 is played on a 4×4 board and takes no size",
         )?;
-        Ok(match query.seed {
-            Some(seed) => (Position::new(seed), true),
-            None => (Position::new(random_seed()), false),
-        })
+        Ok(seeded(query.seed, Position::new))
     }
 
     fn decode(code: &str) -> Result<Position, Problem> {
@@ -126,10 +116,6 @@ impl GameApi for Twenty48 {
 
     fn encode(state: &Position) -> String {
         state.to_code()
-    }
-
-    fn parse_action(text: &str) -> Result<Direction, String> {
-        text.parse::<Direction>().map_err(|e| e.to_string())
     }
 
     fn action_views(pos: &Position) -> Vec<MoveView> {

@@ -2,7 +2,7 @@
 //! and the problems for bad codes and FENs.
 
 use qipan_rules::xiangqi::{
-    self as xq, CodeError, FenError, Move, Position, PositionError, Side, Square,
+    self as xq, CodeError, FenError, Position, PositionError, Side, Square,
 };
 use qipan_rules::{Game, GameKind};
 use serde::Serialize;
@@ -200,10 +200,6 @@ impl GameApi for Xiangqi {
 
     fn encode(state: &Position) -> String {
         state.to_code()
-    }
-
-    fn parse_action(text: &str) -> Result<Move, String> {
-        text.parse::<Move>().map_err(|e| e.to_string())
     }
 
     fn action_views(pos: &Position) -> Vec<MoveView> {

@@ -27,8 +27,8 @@ pub mod xiangqi;
 /// old one untouched, so history and forks are just copies.
 pub trait Game: Clone + Sized {
     /// One action in the game's own notation (`Display` writes it, `FromStr`
-    /// reads it back).
-    type Action: Copy + Eq + fmt::Display + FromStr;
+    /// reads it back, with an error that says what is wrong).
+    type Action: Copy + Eq + fmt::Display + FromStr<Err: fmt::Display>;
     /// The sides or seats of the game.
     type Player: Copy + Eq + fmt::Display;
 
