@@ -1,6 +1,9 @@
 //! Typed settings, read from the command line and the environment.
 
 use std::net::SocketAddr;
+use std::time::Duration;
+
+use crate::storage::DatabaseSettings;
 
 /// How the service runs.
 #[derive(Debug, Clone, clap::Args)]
@@ -21,6 +24,21 @@ pub struct Settings {
     /// Worker threads; the number of cores when unset.
     #[arg(long, env = "QIPAN_WORKERS")]
     pub workers: Option<usize>,
+
+    /// Where persisted matches live: `sqlite:<path>` (created when missing),
+    /// `sqlite::memory:`, `postgres://user@host/db`, or `none` to serve the
+    /// stateless API only.
+    #[arg(long, env = "QIPAN_DATABASE_URL", default_value = "sqlite:qipan.db")]
+    pub database_url: String,
+
+    /// Most PostgreSQL connections open at once (SQLite uses one).
+    #[arg(long, env = "QIPAN_DATABASE_POOL", default_value_t = 16)]
+    pub database_pool: u32,
+
+    /// How long a match request waits for the database before answering
+    /// 503 (e.g. `5s`, `500ms`).
+    #[arg(long, env = "QIPAN_DATABASE_TIMEOUT", default_value = "5s", value_parser = humantime::parse_duration)]
+    pub database_timeout: Duration,
 }
 
 impl Settings {
@@ -31,6 +49,18 @@ impl Settings {
             public_url: None,
             cache_mb: 8,
             workers: Some(2),
+            database_url: "none".to_owned(),
+            database_pool: 8,
+            database_timeout: Duration::from_secs(1),
         }
+    }
+
+    /// The database to open, or `None` for `none`.
+    pub fn database(&self) -> Option<DatabaseSettings> {
+        (!self.database_url.eq_ignore_ascii_case("none")).then(|| DatabaseSettings {
+            url: self.database_url.clone(),
+            max_connections: self.database_pool,
+            acquire_timeout: self.database_timeout,
+        })
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! `main.rs` reads the configuration and runs; [`startup`] owns the route
 //! table; [`routes`] holds the handlers (parse → call → map); [`games`]
-//! bridges the pure `qipan-rules` crate to HTTP views; [`problem`] turns every
+//! bridges the pure `qipan-rules` crate to HTTP views; [`matches`] keeps
+//! persisted matches in [`storage`]; [`problem`] turns every
 //! error into RFC 9457 problem details.
 #![deny(missing_docs)]
 
@@ -12,8 +13,10 @@ pub mod cache;
 pub mod cli;
 pub mod configuration;
 pub mod games;
+pub mod matches;
 pub mod problem;
 pub mod routes;
 pub mod startup;
+pub mod storage;
 pub mod telemetry;
 pub mod wire;

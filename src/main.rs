@@ -33,7 +33,7 @@ async fn main() -> anyhow::Result<()> {
         Some(Command::Perft(args)) => qipan::cli::perft(&args, &mut std::io::stdout()),
         None | Some(Command::Serve) => {
             qipan::telemetry::init();
-            let app = Application::build(cli.settings)?;
+            let app = Application::build(cli.settings).await?;
             let addr = app.addr();
             let running = app.run_until_signalled()?;
             tracing::info!(%addr, "qipan listening");

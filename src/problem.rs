@@ -55,11 +55,43 @@ pub enum ProblemKind {
     MethodNotAllowed,
     /// Something failed inside the service; details are in its logs.
     Internal,
+    /// The service runs without a database: matches are not served.
+    MatchesDisabled,
+    /// The database cannot be reached just now.
+    DatabaseUnavailable,
+    /// The match id in the path is not a UUID.
+    InvalidMatchId,
+    /// No match has this id.
+    UnknownMatch,
+    /// No seat token, or one that is not a seat's of this match.
+    Unauthorized,
+    /// The seat is not the one to move.
+    NotYourTurn,
+    /// `If-Match` names a version the match is no longer at.
+    StaleVersion,
+    /// Another write to the match landed while this one was being made.
+    WriteConflict,
+    /// The invited seat has been taken already.
+    SeatTaken,
+    /// The invite is not one of this match's.
+    InvalidInvite,
+    /// No kept move can be taken back.
+    NothingToUndo,
+    /// A takeback offer is pending from the other seat.
+    UndoPending,
+    /// There is no takeback offer to accept or decline.
+    NoUndoOffer,
+    /// A seat cannot accept its own takeback offer.
+    OwnUndoOffer,
+    /// The request is for duels only (offers), and the match is a solo match.
+    NotADuel,
+    /// The ply asked for is not in the kept history.
+    PlyNotKept,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 17] = [
+    pub const ALL: [ProblemKind; 33] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -77,6 +109,22 @@ impl ProblemKind {
         ProblemKind::NotFound,
         ProblemKind::MethodNotAllowed,
         ProblemKind::Internal,
+        ProblemKind::MatchesDisabled,
+        ProblemKind::DatabaseUnavailable,
+        ProblemKind::InvalidMatchId,
+        ProblemKind::UnknownMatch,
+        ProblemKind::Unauthorized,
+        ProblemKind::NotYourTurn,
+        ProblemKind::StaleVersion,
+        ProblemKind::WriteConflict,
+        ProblemKind::SeatTaken,
+        ProblemKind::InvalidInvite,
+        ProblemKind::NothingToUndo,
+        ProblemKind::UndoPending,
+        ProblemKind::NoUndoOffer,
+        ProblemKind::OwnUndoOffer,
+        ProblemKind::NotADuel,
+        ProblemKind::PlyNotKept,
     ];
 
     /// The slug that ends the `type` URI.
@@ -99,6 +147,22 @@ impl ProblemKind {
             ProblemKind::NotFound => "not-found",
             ProblemKind::MethodNotAllowed => "method-not-allowed",
             ProblemKind::Internal => "internal",
+            ProblemKind::MatchesDisabled => "matches-disabled",
+            ProblemKind::DatabaseUnavailable => "database-unavailable",
+            ProblemKind::InvalidMatchId => "invalid-match-id",
+            ProblemKind::UnknownMatch => "unknown-match",
+            ProblemKind::Unauthorized => "unauthorized",
+            ProblemKind::NotYourTurn => "not-your-turn",
+            ProblemKind::StaleVersion => "stale-version",
+            ProblemKind::WriteConflict => "write-conflict",
+            ProblemKind::SeatTaken => "seat-taken",
+            ProblemKind::InvalidInvite => "invalid-invite",
+            ProblemKind::NothingToUndo => "nothing-to-undo",
+            ProblemKind::UndoPending => "undo-pending",
+            ProblemKind::NoUndoOffer => "no-undo-offer",
+            ProblemKind::OwnUndoOffer => "own-undo-offer",
+            ProblemKind::NotADuel => "not-a-duel",
+            ProblemKind::PlyNotKept => "ply-not-kept",
         }
     }
 
@@ -127,6 +191,22 @@ impl ProblemKind {
             ProblemKind::NotFound => "Not found",
             ProblemKind::MethodNotAllowed => "Method not allowed",
             ProblemKind::Internal => "Internal error",
+            ProblemKind::MatchesDisabled => "Matches are not served",
+            ProblemKind::DatabaseUnavailable => "Database unavailable",
+            ProblemKind::InvalidMatchId => "Invalid match id",
+            ProblemKind::UnknownMatch => "Unknown match",
+            ProblemKind::Unauthorized => "Seat token required",
+            ProblemKind::NotYourTurn => "Not your turn",
+            ProblemKind::StaleVersion => "Stale version",
+            ProblemKind::WriteConflict => "Write conflict",
+            ProblemKind::SeatTaken => "Seat taken",
+            ProblemKind::InvalidInvite => "Invalid invite",
+            ProblemKind::NothingToUndo => "Nothing to undo",
+            ProblemKind::UndoPending => "Takeback offer pending",
+            ProblemKind::NoUndoOffer => "No takeback offer",
+            ProblemKind::OwnUndoOffer => "Own takeback offer",
+            ProblemKind::NotADuel => "Not a duel",
+            ProblemKind::PlyNotKept => "Ply not kept",
         }
     }
 
@@ -141,7 +221,24 @@ impl ProblemKind {
             | ProblemKind::InvalidField
             | ProblemKind::MalformedBody
             | ProblemKind::InvalidQuery
-            | ProblemKind::CorsRefused => StatusCode::BAD_REQUEST,
+            | ProblemKind::CorsRefused
+            | ProblemKind::InvalidMatchId => StatusCode::BAD_REQUEST,
+            ProblemKind::UnknownMatch => StatusCode::NOT_FOUND,
+            ProblemKind::Unauthorized => StatusCode::UNAUTHORIZED,
+            ProblemKind::InvalidInvite => StatusCode::FORBIDDEN,
+            ProblemKind::NotYourTurn
+            | ProblemKind::WriteConflict
+            | ProblemKind::SeatTaken
+            | ProblemKind::NothingToUndo
+            | ProblemKind::UndoPending
+            | ProblemKind::NoUndoOffer
+            | ProblemKind::OwnUndoOffer
+            | ProblemKind::NotADuel => StatusCode::CONFLICT,
+            ProblemKind::StaleVersion => StatusCode::PRECONDITION_FAILED,
+            ProblemKind::PlyNotKept => StatusCode::UNPROCESSABLE_ENTITY,
+            ProblemKind::MatchesDisabled | ProblemKind::DatabaseUnavailable => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ProblemKind::MalformedAction | ProblemKind::IllegalAction => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
@@ -173,6 +270,22 @@ impl ProblemKind {
             ProblemKind::NotFound => "No route matches this path; see /openapi.yaml.",
             ProblemKind::MethodNotAllowed => "The route exists but does not take this method; `allow` lists those it takes.",
             ProblemKind::Internal => "Something failed inside the service. The request may be retried; the cause is in the service's logs.",
+            ProblemKind::MatchesDisabled => "The service was started with --database-url none: the stateless API works, persisted matches do not.",
+            ProblemKind::DatabaseUnavailable => "The database cannot be reached just now; nothing was written. Retry after the seconds in Retry-After; the stateless API keeps working.",
+            ProblemKind::InvalidMatchId => "The match id in the path is not a UUID.",
+            ProblemKind::UnknownMatch => "No match has this id.",
+            ProblemKind::Unauthorized => "Send the seat token given when the match was created, joined or forked, as Authorization: Bearer <token>.",
+            ProblemKind::NotYourTurn => "The seat of the token is not the side to move (`to_move`); in a duel each seat plays only its own moves, `index` names the first action that is not.",
+            ProblemKind::StaleVersion => "If-Match names a version the match is no longer at; `version` is the current one. Read the match and decide again.",
+            ProblemKind::WriteConflict => "Another write to the match landed while this one was being made; nothing of this request was written. Read the match and retry.",
+            ProblemKind::SeatTaken => "The seat this invite is for has been taken.",
+            ProblemKind::InvalidInvite => "The invite is not one of this match's.",
+            ProblemKind::NothingToUndo => "No move that could be taken back is in the kept history (the last 100 moves).",
+            ProblemKind::UndoPending => "The other seat has offered a takeback; accept or decline it first.",
+            ProblemKind::NoUndoOffer => "No takeback is on offer in this match.",
+            ProblemKind::OwnUndoOffer => "The other seat accepts a takeback offer; the offering seat may withdraw it with /undo/decline.",
+            ProblemKind::NotADuel => "Takeback offers are for duels; a solo match undoes at once with /undo.",
+            ProblemKind::PlyNotKept => "The ply is not in the kept history; `oldest` and `latest` bound the plies that can be forked.",
         }
     }
 }
@@ -226,6 +339,15 @@ impl Problem {
         let mut builder = HttpResponse::build(self.kind.status());
         builder.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
         builder.insert_header((header::CACHE_CONTROL, "no-store"));
+        match self.kind {
+            ProblemKind::Unauthorized => {
+                builder.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"qipan\""));
+            }
+            ProblemKind::DatabaseUnavailable => {
+                builder.insert_header((header::RETRY_AFTER, "1"));
+            }
+            _ => {}
+        }
         if let Some(Value::Array(allow)) = self.extensions.get("allow") {
             let allow: Vec<&str> = allow.iter().filter_map(Value::as_str).collect();
             builder.insert_header((header::ALLOW, allow.join(", ")));

@@ -8,13 +8,17 @@ use actix_cors::Cors;
 use actix_web::dev::Server;
 use actix_web::middleware::{from_fn, Condition, ErrorHandlers};
 use actix_web::{guard, web, App, HttpServer};
+use anyhow::Context;
 
 use qipan_rules::GameKind;
 
 use crate::cache::ViewCache;
 use crate::configuration::Settings;
+use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
+use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::{docs, games, health, state};
+use crate::storage::Database;
 use crate::telemetry::log_request;
 
 /// Largest request body accepted, in bytes.
@@ -24,16 +28,29 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 pub struct Application {
     addr: SocketAddr,
     server: Server,
+    database: Option<Database>,
 }
 
 impl Application {
-    /// Binds the listener and builds the server.
+    /// Opens the database (running its migrations), binds the listener and
+    /// builds the server.
     ///
     /// # Errors
     ///
-    /// When the address cannot be bound.
-    pub fn build(settings: Settings) -> std::io::Result<Application> {
-        let listener = TcpListener::bind(settings.addr)?;
+    /// When the database cannot be opened or migrated, or the address
+    /// cannot be bound: the service does not start half-working.
+    pub async fn build(settings: Settings) -> anyhow::Result<Application> {
+        let database = match settings.database() {
+            Some(db) => Some(
+                Database::connect(&db)
+                    .await
+                    .with_context(|| format!("opening the database {}", redact(&db.url)))?,
+            ),
+            None => None,
+        };
+        let matches = web::Data::new(MatchService(database.clone().map(Matches::new)));
+        let listener = TcpListener::bind(settings.addr)
+            .with_context(|| format!("binding {}", settings.addr))?;
         let addr = listener.local_addr()?;
         let workers = settings.workers;
         let cache = web::Data::new(ViewCache::new(settings.cache_mb));
@@ -50,6 +67,8 @@ impl Application {
                 .wrap(Condition::new(log_requests, from_fn(log_request)))
                 .app_data(settings.clone())
                 .app_data(cache.clone())
+                .app_data(matches.clone())
+                .app_data(web::PayloadConfig::new(BODY_LIMIT))
                 .app_data(
                     web::JsonConfig::default()
                         .limit(BODY_LIMIT)
@@ -69,7 +88,18 @@ impl Application {
         Ok(Application {
             addr,
             server: server.run(),
+            database,
         })
+    }
+
+    /// The database, when the service has one.
+    pub fn database(&self) -> Option<&Database> {
+        self.database.as_ref()
+    }
+
+    /// A handle to stop the server.
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
     }
 
     /// The address actually bound.
@@ -152,6 +182,7 @@ fn routes(cfg: &mut web::ServiceConfig) {
         .service(resource("/openapi.yaml", GET, get().to(docs::openapi)))
         .service(resource("/v1/games", GET, get().to(games::list)))
         .service(resource("/problems/{kind}", GET, get().to(docs::problem)));
+    cfg.service(match_routes());
     for kind in GameKind::ALL {
         cfg.service(game_routes(
             web::scope(&format!("/v1/{kind}")).app_data(kind),
@@ -166,6 +197,45 @@ const POST: &[&str] = &["POST"];
 /// GET routes answer HEAD too (RFC 9110 §9.3.2); actix sends no body.
 fn get() -> actix_web::Route {
     web::route().guard(guard::Any(guard::Get()).or(guard::Head()))
+}
+
+/// Persisted matches. `/v1/matches` is a scope of its own before the game
+/// scopes, so `matches` is never read as a game name.
+fn match_routes() -> actix_web::Scope {
+    use matches_routes as m;
+    web::scope("/v1/matches")
+        .service(resource("", POST, web::post().to(m::create)))
+        .service(resource("/{id}", GET, get().to(m::get)))
+        .service(resource("/{id}/history", GET, get().to(m::history)))
+        .service(resource("/{id}/play", POST, web::post().to(m::play)))
+        .service(resource("/{id}/undo", POST, web::post().to(m::undo)))
+        .service(resource(
+            "/{id}/undo/accept",
+            POST,
+            web::post().to(m::accept_undo),
+        ))
+        .service(resource(
+            "/{id}/undo/decline",
+            POST,
+            web::post().to(m::decline_undo),
+        ))
+        .service(resource("/{id}/resign", POST, web::post().to(m::resign)))
+        .service(resource("/{id}/fork", POST, web::post().to(m::fork)))
+        .service(resource("/{id}/join", POST, web::post().to(m::join)))
+}
+
+/// A database URL fit for logs: without its password.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
 }
 
 /// The stateless API of one game scope.

@@ -174,8 +174,23 @@ pub fn read(kind: GameKind, code: &str, base: &str) -> Result<Vec<u8>, ApiError>
 /// `malformed-action` or `illegal-action` naming the index of the first
 /// action that cannot be played, with the legal actions at that point.
 pub fn play_batch<G: GameApi>(
+    state: G::State,
+    actions: &[String],
+) -> Result<(G::State, Step<G::State>), Problem> {
+    play_each::<G>(state, actions, |_, _| Ok(()), |_, _, _| ())
+}
+
+/// [`play_batch`] with two hooks: `check` sees each state before its action
+/// is read (and may refuse it), `record` sees each step once played.
+///
+/// # Errors
+///
+/// As [`play_batch`], and whatever `check` refuses.
+pub fn play_each<G: GameApi>(
     mut state: G::State,
     actions: &[String],
+    mut check: impl FnMut(usize, &G::State) -> Result<(), Problem>,
+    mut record: impl FnMut(&G::State, &<G::State as Game>::Action, &G::State),
 ) -> Result<(G::State, Step<G::State>), Problem> {
     if actions.is_empty() {
         return Err(Problem::new(
@@ -198,23 +213,9 @@ pub fn play_batch<G: GameApi>(
     for (index, text) in actions.iter().enumerate() {
         let status = state.status();
         if status != Status::Ongoing {
-            let status = StatusView::from(status);
-            return Err(Problem::new(
-                ProblemKind::GameOver,
-                format!(
-                    "action {index} ({text:?}) cannot be played: the game is over ({}{})",
-                    status.reason.unwrap_or(status.state),
-                    status
-                        .winner
-                        .as_deref()
-                        .map(|w| format!(", {w} wins"))
-                        .unwrap_or_default()
-                ),
-            )
-            .with("index", index)
-            .with("action", text)
-            .with("outcome", status));
+            return Err(game_over(status.into(), index, text));
         }
+        check(index, &state)?;
         let action = match G::parse_action(text) {
             Ok(a) => a,
             Err(why) => {
@@ -239,6 +240,7 @@ pub fn play_batch<G: GameApi>(
                 .with("legal_actions", G::action_views(&state)))
             }
         };
+        record(&state, &action, &next);
         last = Some(Step {
             before: std::mem::replace(&mut state, next),
             action,
@@ -249,6 +251,159 @@ pub fn play_batch<G: GameApi>(
         Problem::new(ProblemKind::InvalidField, "no action").with("field", "actions")
     })?;
     Ok((state, last))
+}
+
+/// The `game-over` problem for action `index` (`text`) of a request.
+pub fn game_over(status: StatusView, index: usize, text: &str) -> Problem {
+    Problem::new(
+        ProblemKind::GameOver,
+        format!(
+            "action {index} ({text:?}) cannot be played: the game is over ({}{})",
+            status.reason.unwrap_or(status.state),
+            status
+                .winner
+                .as_deref()
+                .map(|w| format!(", {w} wins"))
+                .unwrap_or_default()
+        ),
+    )
+    .with("index", index)
+    .with("action", text)
+    .with("outcome", status)
+}
+
+/// What the match layer keeps of a position beside its code.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// The canonical code.
+    pub code: String,
+    /// The side to move.
+    pub to_move: String,
+    /// How the game stands.
+    pub status: StatusView,
+}
+
+fn summarize<G: GameApi>(state: &G::State) -> Summary {
+    Summary {
+        code: G::encode(state),
+        to_move: state.to_move().to_string(),
+        status: state.status().into(),
+    }
+}
+
+/// The players of a game, first to move first.
+pub fn players(kind: GameKind) -> &'static [&'static str] {
+    fn go<G: GameApi>() -> &'static [&'static str] {
+        G::info().players
+    }
+    dispatch!(kind, go())
+}
+
+/// The start position of a game as the match layer keeps it.
+///
+/// # Errors
+///
+/// The game's problem for a refused variant, size or seed.
+pub fn start_summary(kind: GameKind, query: &StartQuery) -> Result<Summary, ApiError> {
+    fn go<G: GameApi>(query: &StartQuery) -> Result<Summary, ApiError> {
+        Ok(summarize::<G>(&G::start(query)?.0))
+    }
+    dispatch!(kind, go(query))
+}
+
+/// A code as the match layer keeps it (canonical, with its side and status).
+///
+/// # Errors
+///
+/// `invalid-code`.
+pub fn summary(kind: GameKind, code: &str) -> Result<Summary, ApiError> {
+    fn go<G: GameApi>(code: &str) -> Result<Summary, ApiError> {
+        Ok(summarize::<G>(&G::decode(code)?))
+    }
+    dispatch!(kind, go(code))
+}
+
+/// One action of a batch, once played.
+#[derive(Debug, Clone)]
+pub struct Ply {
+    /// The action, in the game's canonical notation.
+    pub action: String,
+    /// The side that played it.
+    pub side: String,
+    /// The code before it.
+    pub code_before: String,
+    /// The code after it.
+    pub code_after: String,
+}
+
+/// A batch played on a code, one [`Ply`] per action.
+pub struct Played {
+    /// The actions, in order.
+    pub plies: Vec<Ply>,
+    /// The position reached.
+    pub summary: Summary,
+    /// Its view, with the last step.
+    pub view: Vec<u8>,
+}
+
+/// Plays `actions` on `code` one ply at a time. With `only_side`, every
+/// action must be that side's (a duel seat plays only its own moves).
+///
+/// # Errors
+///
+/// As [`play_batch`]; `not-your-turn` naming the index of an action that
+/// would be the other side's.
+pub fn play_plies(
+    kind: GameKind,
+    code: &str,
+    actions: &[String],
+    only_side: Option<&str>,
+    base: &str,
+) -> Result<Played, ApiError> {
+    fn go<G: GameApi>(
+        code: &str,
+        actions: &[String],
+        only_side: Option<&str>,
+        base: &str,
+    ) -> Result<Played, ApiError> {
+        let mut plies = Vec::with_capacity(actions.len());
+        let check = |index: usize, state: &G::State| match only_side {
+            Some(side) if state.to_move().to_string() != side => Err(Problem::new(
+                ProblemKind::NotYourTurn,
+                format!(
+                    "action {index} would be {}'s move; the seat {side} plays only its own moves",
+                    state.to_move()
+                ),
+            )
+            .with("index", index)
+            .with("to_move", state.to_move().to_string())
+            .with("seat", side)),
+            _ => Ok(()),
+        };
+        let record = |before: &G::State, action: &<G::State as Game>::Action, after: &G::State| {
+            plies.push(Ply {
+                action: action.to_string(),
+                side: before.to_move().to_string(),
+                code_before: G::encode(before),
+                code_after: G::encode(after),
+            });
+        };
+        let (state, last) = play_each::<G>(G::decode(code)?, actions, check, record)?;
+        let summary = summarize::<G>(&state);
+        let view = G::view(
+            &state,
+            summary.code.clone(),
+            share_url(base, G::KIND, &summary.code),
+            Some(&last),
+        )
+        .map_err(|e| ApiError::Internal(e.into()))?;
+        Ok(Played {
+            plies,
+            summary,
+            view,
+        })
+    }
+    dispatch!(kind, go(code, actions, only_side, base))
 }
 
 /// The view after playing `actions` on `code`.

@@ -4,6 +4,7 @@
 pub mod docs;
 pub mod games;
 pub mod health;
+pub mod matches;
 pub mod state;
 
 use actix_web::http::header::{self, HeaderValue};

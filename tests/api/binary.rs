@@ -68,6 +68,7 @@ fn perft_refuses_bad_input_with_a_message() {
 fn the_server_stops_cleanly_on_sigterm() {
     let mut child = Command::new(QIPAN)
         .env("QIPAN_ADDR", "127.0.0.1:0")
+        .env("QIPAN_DATABASE_URL", "sqlite::memory:")
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

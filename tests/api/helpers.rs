@@ -66,7 +66,9 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(settings: Settings) -> TestApp {
-    let app = Application::build(settings).expect("the server binds a free port");
+    let app = Application::build(settings)
+        .await
+        .expect("the server binds a free port");
     let base = format!("http://{}", app.addr());
     tokio::spawn(app.run_until_stopped());
     TestApp {

@@ -1,0 +1,291 @@
+//! Persisted matches: `/v1/matches` and its sub-resources. Handlers parse
+//! the id, the seat token, `If-Match` and the body, call [`Matches`] and set
+//! the headers: the match version is the `ETag`, answers that carry a secret
+//! are never stored by caches.
+
+use std::future::{ready, Ready};
+
+use actix_web::dev::Payload;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
+use serde::de::DeserializeOwned;
+
+use super::state::Base;
+use crate::matches::{
+    CreateRequest, ForkRequest, JoinRequest, MatchId, Matches, Outcome, Precondition, Token,
+};
+use crate::problem::{ApiError, Problem, ProblemKind};
+use crate::wire::PlayRequest;
+
+/// The match service, when the service runs with a database.
+#[derive(Clone, Default)]
+pub struct MatchService(pub Option<Matches>);
+
+/// The match service of a request: `matches-disabled` without a database.
+pub struct Service(Matches);
+
+impl FromRequest for Service {
+    type Error = ApiError;
+    type Future = Ready<Result<Service, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let service = req
+            .app_data::<web::Data<MatchService>>()
+            .and_then(|s| s.0.clone());
+        ready(service.map(Service).ok_or_else(|| {
+            Problem::new(
+                ProblemKind::MatchesDisabled,
+                "this service runs without a database (--database-url none): only the stateless API is served",
+            )
+            .into()
+        }))
+    }
+}
+
+/// The `{id}` path segment.
+pub struct Id(MatchId);
+
+impl FromRequest for Id {
+    type Error = ApiError;
+    type Future = Ready<Result<Id, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let raw = req.match_info().get("id").unwrap_or_default();
+        ready(raw.parse().map(Id).map_err(ApiError::from))
+    }
+}
+
+impl FromRequest for Token {
+    type Error = ApiError;
+    type Future = Ready<Result<Token, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let token = req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| {
+                let (scheme, rest) = v.trim().split_once(' ')?;
+                scheme
+                    .eq_ignore_ascii_case("bearer")
+                    .then(|| rest.trim().to_owned())
+            })
+            .filter(|t| !t.is_empty());
+        ready(Ok(Token(token)))
+    }
+}
+
+impl FromRequest for Precondition {
+    type Error = ApiError;
+    type Future = Ready<Result<Precondition, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let header = req.headers().get(header::IF_MATCH);
+        let text = match header.map(HeaderValue::to_str) {
+            None => None,
+            Some(Ok(text)) => Some(text),
+            Some(Err(_)) => Some("(not ASCII)"),
+        };
+        ready(Precondition::parse(text).map_err(ApiError::from))
+    }
+}
+
+/// A JSON body that may be left out (an empty body reads as the default).
+pub struct OptionalJson<T>(pub T);
+
+impl<T: DeserializeOwned + Default + 'static> FromRequest for OptionalJson<T> {
+    type Error = actix_web::Error;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let bytes = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            let bytes = bytes.await?;
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Ok(OptionalJson(T::default()));
+            }
+            serde_json::from_slice(&bytes)
+                .map(OptionalJson)
+                .map_err(|e| {
+                    ApiError::from(Problem::new(
+                        ProblemKind::MalformedBody,
+                        format!("the body is not the JSON this endpoint expects: {e}"),
+                    ))
+                    .into()
+                })
+        })
+    }
+}
+
+fn etag(version: i64) -> HeaderValue {
+    HeaderValue::from_str(&format!("\"{version}\"")).unwrap_or(HeaderValue::from_static("\"0\""))
+}
+
+/// A match answer: JSON, its version as `ETag`, never stored by shared
+/// caches (a match changes; some answers carry a token).
+fn answer(status: StatusCode, outcome: Outcome) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("application/json")
+        .insert_header((header::ETAG, etag(outcome.version)))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(outcome.view)
+}
+
+/// An answer that created a match: 201 with its `Location`.
+fn created(base: &str, outcome: Outcome) -> HttpResponse {
+    let location = format!("{base}/v1/matches/{}", outcome.id);
+    let mut res = answer(StatusCode::CREATED, outcome);
+    if let Ok(v) = HeaderValue::from_str(&location) {
+        res.headers_mut().insert(header::LOCATION, v);
+    }
+    res
+}
+
+/// A read: `304` when `If-None-Match` names the current version.
+fn read(req: &HttpRequest, version: i64, body: Vec<u8>) -> HttpResponse {
+    let tag = etag(version);
+    let fresh = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|h| h.to_str().ok())
+        .is_some_and(|h| {
+            h.split(',')
+                .map(str::trim)
+                .any(|t| t == "*" || t.trim_start_matches("W/").as_bytes() == tag.as_bytes())
+        });
+    let mut res = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    res.insert_header((header::ETAG, tag))
+        .insert_header((header::CACHE_CONTROL, "no-cache"));
+    if fresh {
+        res.finish()
+    } else {
+        res.content_type("application/json").body(body)
+    }
+}
+
+/// `POST /v1/matches`
+pub async fn create(
+    Service(s): Service,
+    base: Base,
+    body: web::Json<CreateRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let outcome = s.create(&body, &base.0).await?;
+    Ok(created(&base.0, outcome))
+}
+
+/// `GET /v1/matches/{id}`
+pub async fn get(
+    Service(s): Service,
+    Id(id): Id,
+    req: HttpRequest,
+    base: Base,
+) -> Result<HttpResponse, ApiError> {
+    let outcome = s.get(id, &base.0).await?;
+    Ok(read(&req, outcome.version, outcome.view))
+}
+
+/// `GET /v1/matches/{id}/history`
+pub async fn history(
+    Service(s): Service,
+    Id(id): Id,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (body, version) = s.history(id).await?;
+    Ok(read(&req, version, body))
+}
+
+/// `POST /v1/matches/{id}/play`
+pub async fn play(
+    Service(s): Service,
+    Id(id): Id,
+    token: Token,
+    pre: Precondition,
+    base: Base,
+    body: web::Json<PlayRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let outcome = s.play(id, &token, pre, &body.actions, &base.0).await?;
+    Ok(answer(StatusCode::OK, outcome))
+}
+
+/// `POST /v1/matches/{id}/undo`: 200 when undone, 202 when offered.
+pub async fn undo(
+    Service(s): Service,
+    Id(id): Id,
+    token: Token,
+    pre: Precondition,
+    base: Base,
+) -> Result<HttpResponse, ApiError> {
+    let (outcome, done) = s.undo(id, &token, pre, &base.0).await?;
+    let status = if done {
+        StatusCode::OK
+    } else {
+        StatusCode::ACCEPTED
+    };
+    Ok(answer(status, outcome))
+}
+
+/// `POST /v1/matches/{id}/undo/accept`
+pub async fn accept_undo(
+    Service(s): Service,
+    Id(id): Id,
+    token: Token,
+    pre: Precondition,
+    base: Base,
+) -> Result<HttpResponse, ApiError> {
+    let outcome = s.answer_undo(id, &token, pre, true, &base.0).await?;
+    Ok(answer(StatusCode::OK, outcome))
+}
+
+/// `POST /v1/matches/{id}/undo/decline`
+pub async fn decline_undo(
+    Service(s): Service,
+    Id(id): Id,
+    token: Token,
+    pre: Precondition,
+    base: Base,
+) -> Result<HttpResponse, ApiError> {
+    let outcome = s.answer_undo(id, &token, pre, false, &base.0).await?;
+    Ok(answer(StatusCode::OK, outcome))
+}
+
+/// `POST /v1/matches/{id}/resign`
+pub async fn resign(
+    Service(s): Service,
+    Id(id): Id,
+    token: Token,
+    pre: Precondition,
+    base: Base,
+) -> Result<HttpResponse, ApiError> {
+    let outcome = s.resign(id, &token, pre, &base.0).await?;
+    Ok(answer(StatusCode::OK, outcome))
+}
+
+/// `POST /v1/matches/{id}/fork`
+pub async fn fork(
+    Service(s): Service,
+    Id(id): Id,
+    token: Token,
+    base: Base,
+    OptionalJson(body): OptionalJson<ForkRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let outcome = s.fork(id, &token, &body, &base.0).await?;
+    Ok(created(&base.0, outcome))
+}
+
+/// `POST /v1/matches/{id}/join`: the invite in the body or the query.
+pub async fn join(
+    Service(s): Service,
+    Id(id): Id,
+    base: Base,
+    query: web::Query<JoinRequest>,
+    OptionalJson(body): OptionalJson<JoinRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let invite = body.invite.as_deref().or(query.invite.as_deref());
+    let outcome = s.join(id, invite, &base.0).await?;
+    Ok(answer(StatusCode::OK, outcome))
+}

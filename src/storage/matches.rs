@@ -1,0 +1,412 @@
+//! The SQL of persisted matches: plain queries over the `matches`, `seats`
+//! and `moves` tables (see `migrations/`).
+//!
+//! Every write is one transaction that starts by bumping the match's
+//! `version` where it still has the version the caller read, so of two racing
+//! writes exactly one lands and the other gets [`StorageError::Conflict`]
+//! with nothing written. (Writing first also takes SQLite's write lock at
+//! once, so a transaction never has to upgrade a read lock.)
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
+
+use super::{Database, StorageError};
+
+/// The most moves a match keeps.
+pub const HISTORY_CAP: i64 = 100;
+
+/// A `matches` row.
+#[derive(Debug, Clone)]
+pub struct MatchRow {
+    /// UUID.
+    pub id: String,
+    /// Game name.
+    pub game: String,
+    /// `duel` or `solo`.
+    pub mode: String,
+    /// Current state code.
+    pub code: String,
+    /// Side to move.
+    pub to_move: String,
+    /// Moves made since the match began.
+    pub ply: i64,
+    /// Bumped by every write.
+    pub version: i64,
+    /// `ongoing`, `won`, `drawn` or `over`.
+    pub status: String,
+    /// The winning side, when there is one.
+    pub winner: Option<String>,
+    /// How the match ended.
+    pub reason: Option<String>,
+    /// The seat offering a takeback.
+    pub undo_seat: Option<String>,
+    /// The ply the takeback returns to.
+    pub undo_ply: Option<i64>,
+    /// The match this one was forked from.
+    pub parent_id: Option<String>,
+    /// The parent's ply it was forked at.
+    pub parent_ply: Option<i64>,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// Milliseconds since the Unix epoch.
+    pub updated_at: i64,
+}
+
+/// A `seats` row.
+#[derive(Debug, Clone)]
+pub struct SeatRow {
+    /// The seat's name.
+    pub seat: String,
+    /// SHA-256 (hex) of its token, once taken.
+    pub token_hash: Option<String>,
+    /// SHA-256 (hex) of its invite.
+    pub invite_hash: Option<String>,
+    /// When it was taken.
+    pub joined_at: Option<i64>,
+}
+
+/// A `moves` row.
+#[derive(Debug, Clone)]
+pub struct MoveRow {
+    /// 1 for the first move of the match.
+    pub ply: i64,
+    /// The seat whose token played it.
+    pub seat: String,
+    /// The side that moved.
+    pub side: String,
+    /// The action in the game's notation.
+    pub action: String,
+    /// The code before the move.
+    pub code_before: String,
+    /// The code after it.
+    pub code_after: String,
+    /// Milliseconds since the Unix epoch.
+    pub played_at: i64,
+}
+
+/// The new current state of a match, written by [`write`].
+#[derive(Debug, Clone)]
+pub struct NewState<'a> {
+    /// Code.
+    pub code: &'a str,
+    /// Side to move.
+    pub to_move: &'a str,
+    /// Ply.
+    pub ply: i64,
+    /// Status, winner, reason.
+    pub status: &'a str,
+    /// Winner.
+    pub winner: Option<&'a str>,
+    /// Reason.
+    pub reason: Option<&'a str>,
+    /// A takeback offer: the seat and the ply it returns to.
+    pub undo: Option<(&'a str, i64)>,
+    /// The time of the write.
+    pub now: i64,
+}
+
+const MATCH_COLUMNS: &str = "id, game, mode, code, to_move, ply, version, status, winner, \
+     reason, undo_seat, undo_ply, parent_id, parent_ply, created_at, updated_at";
+
+fn match_row(r: &AnyRow) -> Result<MatchRow, sqlx::Error> {
+    Ok(MatchRow {
+        id: r.try_get(0)?,
+        game: r.try_get(1)?,
+        mode: r.try_get(2)?,
+        code: r.try_get(3)?,
+        to_move: r.try_get(4)?,
+        ply: r.try_get(5)?,
+        version: r.try_get(6)?,
+        status: r.try_get(7)?,
+        winner: r.try_get(8)?,
+        reason: r.try_get(9)?,
+        undo_seat: r.try_get(10)?,
+        undo_ply: r.try_get(11)?,
+        parent_id: r.try_get(12)?,
+        parent_ply: r.try_get(13)?,
+        created_at: r.try_get(14)?,
+        updated_at: r.try_get(15)?,
+    })
+}
+
+fn move_row(r: &AnyRow) -> Result<MoveRow, sqlx::Error> {
+    Ok(MoveRow {
+        ply: r.try_get(0)?,
+        seat: r.try_get(1)?,
+        side: r.try_get(2)?,
+        action: r.try_get(3)?,
+        code_before: r.try_get(4)?,
+        code_after: r.try_get(5)?,
+        played_at: r.try_get(6)?,
+    })
+}
+
+/// Inserts a new match with its seats and (for a fork) its copied history,
+/// in one transaction.
+///
+/// # Errors
+///
+/// [`StorageError`].
+pub async fn insert(
+    db: &Database,
+    m: &MatchRow,
+    seats: &[SeatRow],
+    moves: &[MoveRow],
+) -> Result<(), StorageError> {
+    let mut tx = db.pool().begin().await?;
+    let sql = format!(
+        "INSERT INTO matches ({MATCH_COLUMNS}) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+    );
+    sqlx::query(&sql)
+        .bind(&m.id)
+        .bind(&m.game)
+        .bind(&m.mode)
+        .bind(&m.code)
+        .bind(&m.to_move)
+        .bind(m.ply)
+        .bind(m.version)
+        .bind(&m.status)
+        .bind(&m.winner)
+        .bind(&m.reason)
+        .bind(&m.undo_seat)
+        .bind(m.undo_ply)
+        .bind(&m.parent_id)
+        .bind(m.parent_ply)
+        .bind(m.created_at)
+        .bind(m.updated_at)
+        .execute(&mut *tx)
+        .await?;
+    for s in seats {
+        sqlx::query(
+            "INSERT INTO seats (match_id, seat, token_hash, invite_hash, joined_at) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&m.id)
+        .bind(&s.seat)
+        .bind(&s.token_hash)
+        .bind(&s.invite_hash)
+        .bind(s.joined_at)
+        .execute(&mut *tx)
+        .await?;
+    }
+    insert_moves(&mut tx, &m.id, moves).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn insert_moves(
+    tx: &mut Transaction<'_, Any>,
+    id: &str,
+    moves: &[MoveRow],
+) -> Result<(), StorageError> {
+    for mv in moves {
+        sqlx::query(
+            "INSERT INTO moves (match_id, ply, seat, side, action, code_before, code_after, \
+             played_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(id)
+        .bind(mv.ply)
+        .bind(&mv.seat)
+        .bind(&mv.side)
+        .bind(&mv.action)
+        .bind(&mv.code_before)
+        .bind(&mv.code_after)
+        .bind(mv.played_at)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// A match and its seats.
+///
+/// # Errors
+///
+/// [`StorageError`].
+pub async fn load(
+    db: &Database,
+    id: &str,
+) -> Result<Option<(MatchRow, Vec<SeatRow>)>, StorageError> {
+    let sql = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1");
+    let Some(row) = sqlx::query(&sql).bind(id).fetch_optional(db.pool()).await? else {
+        return Ok(None);
+    };
+    let m = match_row(&row)?;
+    let seats = sqlx::query(
+        "SELECT seat, token_hash, invite_hash, joined_at FROM seats \
+         WHERE match_id = $1 ORDER BY joined_at IS NULL, joined_at, seat",
+    )
+    .bind(id)
+    .fetch_all(db.pool())
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(SeatRow {
+            seat: r.try_get(0)?,
+            token_hash: r.try_get(1)?,
+            invite_hash: r.try_get(2)?,
+            joined_at: r.try_get(3)?,
+        })
+    })
+    .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok(Some((m, seats)))
+}
+
+/// The kept moves of a match, oldest first.
+///
+/// # Errors
+///
+/// [`StorageError`].
+pub async fn history(db: &Database, id: &str) -> Result<Vec<MoveRow>, StorageError> {
+    let rows = sqlx::query(
+        "SELECT ply, seat, side, action, code_before, code_after, played_at FROM moves \
+         WHERE match_id = $1 ORDER BY ply",
+    )
+    .bind(id)
+    .fetch_all(db.pool())
+    .await?;
+    Ok(rows.iter().map(move_row).collect::<Result<_, _>>()?)
+}
+
+/// One kept move, by ply.
+///
+/// # Errors
+///
+/// [`StorageError`].
+pub async fn move_at(db: &Database, id: &str, ply: i64) -> Result<Option<MoveRow>, StorageError> {
+    let row = sqlx::query(
+        "SELECT ply, seat, side, action, code_before, code_after, played_at FROM moves \
+         WHERE match_id = $1 AND ply = $2",
+    )
+    .bind(id)
+    .bind(ply)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(row.as_ref().map(move_row).transpose()?)
+}
+
+/// The latest kept move a seat played.
+///
+/// # Errors
+///
+/// [`StorageError`].
+pub async fn last_move_of(
+    db: &Database,
+    id: &str,
+    seat: &str,
+) -> Result<Option<MoveRow>, StorageError> {
+    let row = sqlx::query(
+        "SELECT ply, seat, side, action, code_before, code_after, played_at FROM moves \
+         WHERE match_id = $1 AND seat = $2 ORDER BY ply DESC LIMIT 1",
+    )
+    .bind(id)
+    .bind(seat)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(row.as_ref().map(move_row).transpose()?)
+}
+
+/// Moves a match to a new current state in one transaction, if it is still
+/// at `version`: drops the kept moves after `truncate_after` (an undo),
+/// appends `moves` and drops what falls out of the last [`HISTORY_CAP`].
+/// Returns the new version.
+///
+/// # Errors
+///
+/// [`StorageError::Conflict`] when the match is no longer at `version`;
+/// nothing is written then.
+pub async fn write(
+    db: &Database,
+    id: &str,
+    version: i64,
+    state: &NewState<'_>,
+    truncate_after: Option<i64>,
+    moves: &[MoveRow],
+) -> Result<i64, StorageError> {
+    let mut tx = db.pool().begin().await?;
+    let (undo_seat, undo_ply) = match state.undo {
+        Some((seat, ply)) => (Some(seat), Some(ply)),
+        None => (None, None),
+    };
+    let done = sqlx::query(
+        "UPDATE matches SET code = $1, to_move = $2, ply = $3, status = $4, winner = $5, \
+         reason = $6, undo_seat = $7, undo_ply = $8, version = version + 1, updated_at = $9 \
+         WHERE id = $10 AND version = $11",
+    )
+    .bind(state.code)
+    .bind(state.to_move)
+    .bind(state.ply)
+    .bind(state.status)
+    .bind(state.winner)
+    .bind(state.reason)
+    .bind(undo_seat)
+    .bind(undo_ply)
+    .bind(state.now)
+    .bind(id)
+    .bind(version)
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() != 1 {
+        tx.rollback().await?;
+        return Err(StorageError::Conflict);
+    }
+    if let Some(after) = truncate_after {
+        sqlx::query("DELETE FROM moves WHERE match_id = $1 AND ply > $2")
+            .bind(id)
+            .bind(after)
+            .execute(&mut *tx)
+            .await?;
+    }
+    insert_moves(&mut tx, id, moves).await?;
+    if !moves.is_empty() && state.ply > HISTORY_CAP {
+        sqlx::query("DELETE FROM moves WHERE match_id = $1 AND ply <= $2")
+            .bind(id)
+            .bind(state.ply - HISTORY_CAP)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(version + 1)
+}
+
+/// Gives an open seat its token, if the match is still at `version` and the
+/// seat still open. Returns the new version.
+///
+/// # Errors
+///
+/// [`StorageError::Conflict`] when either has changed; nothing is written.
+pub async fn take_seat(
+    db: &Database,
+    id: &str,
+    version: i64,
+    seat: &str,
+    token_hash: &str,
+    now: i64,
+) -> Result<i64, StorageError> {
+    let mut tx = db.pool().begin().await?;
+    let bumped = sqlx::query(
+        "UPDATE matches SET version = version + 1, updated_at = $1 WHERE id = $2 AND version = $3",
+    )
+    .bind(now)
+    .bind(id)
+    .bind(version)
+    .execute(&mut *tx)
+    .await?;
+    let taken = sqlx::query(
+        "UPDATE seats SET token_hash = $1, joined_at = $2 \
+         WHERE match_id = $3 AND seat = $4 AND token_hash IS NULL",
+    )
+    .bind(token_hash)
+    .bind(now)
+    .bind(id)
+    .bind(seat)
+    .execute(&mut *tx)
+    .await?;
+    if bumped.rows_affected() != 1 || taken.rows_affected() != 1 {
+        tx.rollback().await?;
+        return Err(StorageError::Conflict);
+    }
+    tx.commit().await?;
+    Ok(version + 1)
+}

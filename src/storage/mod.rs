@@ -1,0 +1,171 @@
+//! The database behind persisted matches: SQLite (embedded, the default) or
+//! PostgreSQL, through one `sqlx::Any` pool and plain SQL that both accept.
+//!
+//! The stateless API never touches it. [`Database::connect`] runs the
+//! migrations under `migrations/`; the queries live in [`matches`].
+
+pub mod matches;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+/// Which server a pool talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// An embedded SQLite file (or memory).
+    Sqlite,
+    /// A PostgreSQL server.
+    Postgres,
+}
+
+/// How to reach the database.
+#[derive(Debug, Clone)]
+pub struct DatabaseSettings {
+    /// `sqlite:<path>`, `sqlite::memory:` or `postgres://…`.
+    pub url: String,
+    /// Most connections open at once (PostgreSQL; SQLite uses one writer).
+    pub max_connections: u32,
+    /// How long a request waits for a connection before answering 503.
+    pub acquire_timeout: Duration,
+}
+
+/// A connection pool and the backend it talks to.
+#[derive(Debug, Clone)]
+pub struct Database {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+/// Why a storage call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// The database cannot be reached (no connection, connection lost,
+    /// server shutting down, file locked): nothing was written.
+    #[error("the database cannot be reached: {0}")]
+    Unavailable(#[source] sqlx::Error),
+    /// A guarded write found the row changed since it was read.
+    #[error("the match changed since it was read")]
+    Conflict,
+    /// Any other failure.
+    #[error("database error: {0}")]
+    Query(#[source] sqlx::Error),
+}
+
+impl From<sqlx::Error> for StorageError {
+    fn from(e: sqlx::Error) -> Self {
+        if is_unavailable(&e) {
+            StorageError::Unavailable(e)
+        } else {
+            StorageError::Query(e)
+        }
+    }
+}
+
+/// Whether an error means "the database is not there just now" rather than a
+/// fault of the query.
+fn is_unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::Protocol(_) => true,
+        sqlx::Error::Database(db) => match db.code() {
+            // PostgreSQL: class 08 (connection exception), 57P01-57P03
+            // (shutting down, cannot connect now), 53300 (too many
+            // connections). SQLite: 5 and 6 (busy, locked).
+            Some(code) => {
+                code.starts_with("08")
+                    || code.starts_with("57P")
+                    || code == "53300"
+                    || code == "5"
+                    || code == "6"
+            }
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+impl Database {
+    /// Opens the pool and runs the migrations.
+    ///
+    /// # Errors
+    ///
+    /// When the URL is not a SQLite or PostgreSQL URL, the database cannot
+    /// be reached, or a migration fails.
+    pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<Database> {
+        sqlx::any::install_default_drivers();
+        let url = settings.url.as_str();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            anyhow::bail!(
+                "database URL {url:?} is neither sqlite:<path>, sqlite::memory: nor postgres://…"
+            );
+        };
+        let pool = match backend {
+            Backend::Sqlite => {
+                let memory = url.contains(":memory:") || url.contains("mode=memory");
+                let url = if memory || url.contains("mode=") {
+                    url.to_owned()
+                } else {
+                    // Create the file when it is not there yet.
+                    let sep = if url.contains('?') { '&' } else { '?' };
+                    format!("{url}{sep}mode=rwc")
+                };
+                let options = AnyConnectOptions::from_str(&url)?;
+                // One connection: SQLite has one writer at a time anyway, and
+                // a single connection queues writers in the pool, fairly,
+                // instead of in SQLite's busy handler, which sleeps. A memory
+                // database lives as long as its one connection.
+                AnyPoolOptions::new()
+                    .max_connections(1)
+                    .min_connections(1)
+                    .acquire_timeout(settings.acquire_timeout)
+                    .idle_timeout(None)
+                    .max_lifetime(None)
+                    .after_connect(move |conn, _| {
+                        Box::pin(async move {
+                            if !memory {
+                                conn.execute("PRAGMA journal_mode = WAL").await?;
+                            }
+                            conn.execute(
+                                "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+                                 PRAGMA busy_timeout = 5000",
+                            )
+                            .await?;
+                            Ok(())
+                        })
+                    })
+                    .connect_with(options)
+                    .await?
+            }
+            Backend::Postgres => {
+                AnyPoolOptions::new()
+                    .max_connections(settings.max_connections.max(1))
+                    .acquire_timeout(settings.acquire_timeout)
+                    .connect(url)
+                    .await?
+            }
+        };
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Database { pool, backend })
+    }
+
+    /// The pool.
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Which server this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+}
