@@ -191,12 +191,12 @@ pub struct JoinRequest {
 pub struct Token(pub Option<String>);
 
 /// What `If-Match` asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Precondition {
     /// No `If-Match`, or `*`.
     Any,
-    /// This version.
-    Version(i64),
+    /// One of these versions (an `If-Match` list names several).
+    OneOf(Vec<i64>),
 }
 
 impl Precondition {
@@ -213,21 +213,23 @@ impl Precondition {
         if tags.contains(&"*") {
             return Ok(Precondition::Any);
         }
-        tags.iter()
-            .find_map(|t| {
+        let versions: Vec<i64> = tags
+            .iter()
+            .filter_map(|t| {
                 t.trim_start_matches("W/")
                     .trim_matches('"')
                     .parse::<i64>()
                     .ok()
             })
-            .map(Precondition::Version)
-            .ok_or_else(|| {
-                Problem::new(
-                    ProblemKind::InvalidField,
-                    format!("If-Match {text:?} is not a match version such as \"7\""),
-                )
-                .with("field", "If-Match")
-            })
+            .collect();
+        if versions.is_empty() {
+            return Err(Problem::new(
+                ProblemKind::InvalidField,
+                format!("If-Match {text:?} is not a match version such as \"7\""),
+            )
+            .with("field", "If-Match"));
+        }
+        Ok(Precondition::OneOf(versions))
     }
 }
 
@@ -641,16 +643,16 @@ impl Matches {
     async fn write(
         &self,
         m: &MatchRow,
-        pre: Precondition,
+        pre: &Precondition,
         state: &NewState<'_>,
         truncate_after: Option<i64>,
         moves: &[MoveRow],
     ) -> Result<i64, ApiError> {
         match store::write(&self.db, &m.id, m.version, state, truncate_after, moves).await {
             Err(StorageError::Conflict) => {
-                if let Precondition::Version(v) = pre {
-                    // Whatever the version is now, it is not `v` any more.
-                    return Err(stale(v, None));
+                if let Precondition::OneOf(asked) = pre {
+                    // Whatever the version is now, it is not the one read.
+                    return Err(stale(asked, None));
                 }
                 Err(StorageError::Conflict.into())
             }
@@ -674,7 +676,7 @@ impl Matches {
     ) -> Result<Outcome, ApiError> {
         let (mut m, seats) = self.load(id).await?;
         let seat = self.seat_of(&seats, token)?.seat.clone();
-        check_version(&m, pre)?;
+        check_version(&m, &pre)?;
         if m.status != "ongoing" {
             return Err(finished(&m, "no action can be played").into());
         }
@@ -702,7 +704,7 @@ impl Matches {
         let ply = m.ply + played.plies.len() as i64;
         let state = new_state(&played.summary, ply, now);
         // A move withdraws any takeback offer (`undo: None`).
-        let version = self.write(&m, pre, &state, None, &rows).await?;
+        let version = self.write(&m, &pre, &state, None, &rows).await?;
         apply(&mut m, &played.summary, ply, version, now);
         Ok(Outcome {
             view: self.render(&m, &seats, Some(played.view), base, None)?,
@@ -729,7 +731,7 @@ impl Matches {
     ) -> Result<(Outcome, bool), ApiError> {
         let (mut m, seats) = self.load(id).await?;
         let seat = self.seat_of(&seats, token)?.seat.clone();
-        check_version(&m, pre)?;
+        check_version(&m, &pre)?;
         let now = now_ms();
         if m.mode != "duel" {
             if m.reason.as_deref() == Some("resigned") {
@@ -742,7 +744,7 @@ impl Matches {
             let summary = games::summary(game_of(&m)?, &last.code_before)?;
             let ply = m.ply - 1;
             let version = self
-                .write(&m, pre, &new_state(&summary, ply, now), Some(ply), &[])
+                .write(&m, &pre, &new_state(&summary, ply, now), Some(ply), &[])
                 .await?;
             apply(&mut m, &summary, ply, version, now);
             let view = self.render(&m, &seats, None, base, None)?;
@@ -775,7 +777,7 @@ impl Matches {
         let version = self
             .write(
                 &m,
-                pre,
+                &pre,
                 &same_state(&m, Some((&seat, back_to)), now),
                 None,
                 &[],
@@ -805,7 +807,7 @@ impl Matches {
     ) -> Result<Outcome, ApiError> {
         let (mut m, seats) = self.load(id).await?;
         let seat = self.seat_of(&seats, token)?.seat.clone();
-        check_version(&m, pre)?;
+        check_version(&m, &pre)?;
         if m.mode != "duel" {
             return Err(Problem::new(
                 ProblemKind::NotADuel,
@@ -824,7 +826,7 @@ impl Matches {
         if !accept {
             // Either seat may decline; the offerer so withdraws it.
             let version = self
-                .write(&m, pre, &same_state(&m, None, now), None, &[])
+                .write(&m, &pre, &same_state(&m, None, now), None, &[])
                 .await?;
             m.undo_seat = None;
             m.undo_ply = None;
@@ -850,7 +852,7 @@ impl Matches {
         let version = self
             .write(
                 &m,
-                pre,
+                &pre,
                 &new_state(&summary, back_to, now),
                 Some(back_to),
                 &[],
@@ -876,7 +878,7 @@ impl Matches {
     ) -> Result<Outcome, ApiError> {
         let (mut m, seats) = self.load(id).await?;
         let seat = self.seat_of(&seats, token)?.seat.clone();
-        check_version(&m, pre)?;
+        check_version(&m, &pre)?;
         if m.status != "ongoing" {
             return Err(finished(&m, "the match cannot be resigned").into());
         }
@@ -892,7 +894,7 @@ impl Matches {
         m.winner = winner;
         m.reason = Some("resigned".to_owned());
         let version = self
-            .write(&m, pre, &same_state(&m, None, now), None, &[])
+            .write(&m, &pre, &same_state(&m, None, now), None, &[])
             .await?;
         m.undo_seat = None;
         m.undo_ply = None;
@@ -1083,12 +1085,17 @@ fn apply(m: &mut MatchRow, s: &Summary, ply: i64, version: i64, now: i64) {
     m.updated_at = now;
 }
 
-fn stale(asked: i64, current: Option<i64>) -> ApiError {
+fn stale(asked: &[i64], current: Option<i64>) -> ApiError {
+    let list = asked
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(" or ");
     let mut p = Problem::new(
         ProblemKind::StaleVersion,
         match current {
-            Some(v) => format!("If-Match asks for version {asked}; the match is at version {v}"),
-            None => format!("If-Match asks for version {asked}; the match has moved on"),
+            Some(v) => format!("If-Match asks for version {list}; the match is at version {v}"),
+            None => format!("If-Match asks for version {list}; the match has moved on"),
         },
     )
     .with("asked", asked);
@@ -1098,9 +1105,11 @@ fn stale(asked: i64, current: Option<i64>) -> ApiError {
     p.into()
 }
 
-fn check_version(m: &MatchRow, pre: Precondition) -> Result<(), ApiError> {
+fn check_version(m: &MatchRow, pre: &Precondition) -> Result<(), ApiError> {
     match pre {
-        Precondition::Version(v) if v != m.version => Err(stale(v, Some(m.version))),
+        Precondition::OneOf(asked) if !asked.contains(&m.version) => {
+            Err(stale(asked, Some(m.version)))
+        }
         _ => Ok(()),
     }
 }

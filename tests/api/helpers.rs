@@ -14,6 +14,8 @@ pub const START: &str = "VVRWU1dSWFFZQEY2ODo8PgQDBQIGAQcACBMZGx0fISM";
 pub struct TestApp {
     pub base: String,
     client: reqwest::Client,
+    handle: actix_web::dev::ServerHandle,
+    database: Option<qipan::storage::Database>,
 }
 
 /// A response, read whole.
@@ -70,6 +72,8 @@ pub async fn spawn_app_with(settings: Settings) -> TestApp {
         .await
         .expect("the server binds a free port");
     let base = format!("http://{}", app.addr());
+    let handle = app.handle();
+    let database = app.database().cloned();
     tokio::spawn(app.run_until_stopped());
     TestApp {
         base,
@@ -77,10 +81,26 @@ pub async fn spawn_app_with(settings: Settings) -> TestApp {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .expect("client"),
+        handle,
+        database,
     }
 }
 
 impl TestApp {
+    /// Stops the server as a shutdown would: in-flight requests drain, then
+    /// the database pool is closed.
+    pub async fn stop(self) {
+        self.handle.stop(true).await;
+        if let Some(db) = self.database {
+            db.pool().close().await;
+        }
+    }
+
+    /// The service's database, when it has one.
+    pub fn database(&self) -> Option<&qipan::storage::Database> {
+        self.database.as_ref()
+    }
+
     pub async fn request(
         &self,
         method: Method,

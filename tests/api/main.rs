@@ -2,11 +2,13 @@
 //! every live response checked against `openapi.yaml`.
 
 mod binary;
+mod db;
 mod docs;
 mod errors;
 mod gomoku;
 mod helpers;
 mod http;
+mod matches;
 mod quoridor;
 mod spec;
 mod tetris;

@@ -1,0 +1,986 @@
+//! Persisted matches, end to end, each test on SQLite and on PostgreSQL:
+//! seats and invites, play with tokens and versions, the 100-move cap,
+//! undo and takeback offers, resignation, forks, races, restarts, outages
+//! and every refusal.
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::db::{on_both_backends, settings, spawn_match_app, Backend, TestDb};
+use crate::helpers::{actions, spawn_app, spawn_app_with, TestApp, TestResponse, START};
+
+/// A created (or joined, or forked) match: its id and the caller's token.
+struct Seat {
+    id: String,
+    token: String,
+}
+
+impl Seat {
+    fn of(res: &TestResponse) -> Seat {
+        let v = res.json();
+        Seat {
+            id: v["id"].as_str().expect("id").to_owned(),
+            token: v["token"].as_str().expect("token").to_owned(),
+        }
+    }
+}
+
+async fn create(app: &TestApp, body: Value) -> TestResponse {
+    app.post_json("/v1/matches", &body).await
+}
+
+/// Creates a match, asserting a 201.
+async fn created(app: &TestApp, body: Value) -> (Seat, Value) {
+    let res = create(app, body).await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+    (Seat::of(&res), res.json())
+}
+
+/// A POST to a match sub-resource, with a token, `If-Match` and body.
+async fn post(
+    app: &TestApp,
+    id: &str,
+    what: &str,
+    token: Option<&str>,
+    if_match: Option<&str>,
+    body: Option<Value>,
+) -> TestResponse {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut headers = vec![("content-type", "application/json")];
+    if let Some(a) = auth.as_deref() {
+        headers.push(("authorization", a));
+    }
+    if let Some(v) = if_match {
+        headers.push(("if-match", v));
+    }
+    app.request(
+        Method::POST,
+        &format!("/v1/matches/{id}/{what}"),
+        &headers,
+        body.map(|b| b.to_string().into_bytes()),
+    )
+    .await
+}
+
+async fn play(app: &TestApp, seat: &Seat, moves: &[&str]) -> TestResponse {
+    post(
+        app,
+        &seat.id,
+        "play",
+        Some(&seat.token),
+        None,
+        Some(json!({ "actions": moves })),
+    )
+    .await
+}
+
+/// Plays and asserts a 200; returns the match view.
+async fn played(app: &TestApp, seat: &Seat, moves: &[&str]) -> Value {
+    let res = play(app, seat, moves).await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    res.json()
+}
+
+async fn undo(app: &TestApp, seat: &Seat, what: &str) -> TestResponse {
+    post(app, &seat.id, what, Some(&seat.token), None, None).await
+}
+
+async fn view(app: &TestApp, id: &str) -> Value {
+    let res = app.get(&format!("/v1/matches/{id}")).await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    res.json()
+}
+
+async fn history(app: &TestApp, id: &str) -> Vec<Value> {
+    let res = app.get(&format!("/v1/matches/{id}/history")).await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    res.json()["moves"].as_array().expect("moves").clone()
+}
+
+async fn join(app: &TestApp, id: &str, invite: &str) -> TestResponse {
+    post(
+        app,
+        id,
+        "join",
+        None,
+        None,
+        Some(json!({ "invite": invite })),
+    )
+    .await
+}
+
+/// A xiangqi duel with both seats taken: (red, black).
+async fn duel(app: &TestApp) -> (Seat, Seat) {
+    let (red, v) = created(app, json!({ "game": "xiangqi" })).await;
+    let invite = v["invites"][0]["invite"].as_str().expect("invite");
+    let res = join(app, &red.id, invite).await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    (red, Seat::of(&res))
+}
+
+/// The code the stateless API reaches from `code` with `moves`.
+async fn stateless(app: &TestApp, game: &str, code: &str, moves: &[&str]) -> String {
+    let res = app
+        .post_json(
+            &format!("/v1/{game}/{code}/play"),
+            &json!({ "actions": moves }),
+        )
+        .await;
+    assert_eq!(res.status, 200);
+    res.json()["code"].as_str().expect("code").to_owned()
+}
+
+on_both_backends!(
+    a_duel_is_created_joined_and_played,
+    refusals_name_what_is_wrong,
+    the_history_keeps_the_last_100_moves_and_undo_goes_back_to_them,
+    takebacks_are_offered_accepted_declined_and_withdrawn,
+    forks_copy_the_kept_history_and_go_their_own_way,
+    racing_plays_on_one_version_land_exactly_once,
+    unguarded_races_never_lose_or_duplicate_a_move,
+    resigning_ends_the_match,
+    a_restart_loses_nothing,
+    seat_tokens_are_stored_only_as_hashes,
+);
+
+async fn a_duel_is_created_joined_and_played(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let res = create(&app, json!({ "game": "xiangqi" })).await;
+    assert_eq!(res.status, 201);
+    let v = res.json();
+    let id = v["id"].as_str().expect("id").to_owned();
+    assert!(uuid::Uuid::try_parse(&id).is_ok(), "{id}");
+    assert_eq!(
+        res.header("location"),
+        Some(format!("{}/v1/matches/{id}", app.base).as_str())
+    );
+    assert_eq!(res.header("etag"), Some("\"1\""));
+    assert_eq!(res.header("cache-control"), Some("no-store"));
+    assert_eq!(v["mode"], "duel");
+    assert_eq!(v["seat"], "red", "the creator takes the side to move");
+    assert_eq!(v["to_move"], "red");
+    assert_eq!(v["ply"], 0);
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["state"]["code"], START);
+    assert_eq!(
+        v["state"]["url"],
+        format!("{}/v1/xiangqi/{START}", app.base),
+        "the state carries its stateless share URL"
+    );
+    assert_eq!(
+        v["seats"],
+        json!([
+            { "seat": "red", "taken": true, "joined_at": v["created_at"] },
+            { "seat": "black", "taken": false, "joined_at": null },
+        ])
+    );
+    let red_token = v["token"].as_str().expect("token").to_owned();
+    // 256 random bits, base64url.
+    assert_eq!(red_token.len(), 43, "{red_token}");
+    let invites = v["invites"].as_array().expect("invites");
+    assert_eq!(invites.len(), 1);
+    assert_eq!(invites[0]["seat"], "black");
+    let invite = invites[0]["invite"].as_str().expect("invite").to_owned();
+    assert_eq!(
+        invites[0]["url"],
+        format!("{}/v1/matches/{id}/join?invite={invite}", app.base)
+    );
+    let red = Seat {
+        id: id.clone(),
+        token: red_token,
+    };
+
+    // The public view never shows a secret.
+    let res = app.get(&format!("/v1/matches/{id}")).await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.header("etag"), Some("\"1\""));
+    let text = String::from_utf8_lossy(&res.body).to_string();
+    assert!(
+        !text.contains(&red.token) && !text.contains(&invite),
+        "{text}"
+    );
+    assert!(res.json().get("token").is_none());
+    let res = app
+        .request(
+            Method::GET,
+            &format!("/v1/matches/{id}"),
+            &[("if-none-match", "\"1\"")],
+            None,
+        )
+        .await;
+    assert_eq!(res.status, 304);
+
+    // Red may move before black has joined; not twice in a row.
+    let v = played(&app, &red, &["h2e2"]).await;
+    assert_eq!(v["ply"], 1);
+    assert_eq!(v["version"], 2);
+    assert_eq!(v["to_move"], "black");
+    let p = play(&app, &red, &["h9g7"])
+        .await
+        .problem(409, "not-your-turn");
+    assert_eq!(p["to_move"], "black");
+
+    // Black joins with the invite (in the query this time); only once.
+    let res = post(
+        &app,
+        &id,
+        &format!("join?invite={invite}"),
+        None,
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    let black = Seat::of(&res);
+    let v = res.json();
+    assert_eq!(v["seat"], "black");
+    assert_eq!(v["version"], 3);
+    assert_eq!(v["seats"][1]["taken"], true);
+    assert_ne!(black.token, red.token);
+    join(&app, &id, &invite).await.problem(409, "seat-taken");
+    join(&app, &id, "not-an-invite")
+        .await
+        .problem(403, "invalid-invite");
+    post(&app, &id, "join", None, None, None)
+        .await
+        .problem(400, "invalid-field");
+
+    // A stale If-Match is refused; the current one lands.
+    let p = post(
+        &app,
+        &id,
+        "play",
+        Some(&black.token),
+        Some("\"2\""),
+        Some(json!({ "actions": ["h9g7"] })),
+    )
+    .await
+    .problem(412, "stale-version");
+    assert_eq!(p["version"], 3);
+    let res = post(
+        &app,
+        &id,
+        "play",
+        Some(&black.token),
+        Some("\"3\""),
+        Some(json!({ "actions": ["h9g7"] })),
+    )
+    .await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.header("etag"), Some("\"4\""));
+
+    // A batch of one's own moves cannot run into the other side's.
+    let p = play(&app, &red, &["h0g2", "b9c7"])
+        .await
+        .problem(409, "not-your-turn");
+    assert_eq!(p["index"], 1);
+    assert_eq!(view(&app, &id).await["ply"], 2, "nothing of it was written");
+
+    // The history agrees with the stateless API, move by move.
+    let after1 = stateless(&app, "xiangqi", START, &["h2e2"]).await;
+    let after2 = stateless(&app, "xiangqi", &after1, &["h9g7"]).await;
+    let moves = history(&app, &id).await;
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0]["ply"], 1);
+    assert_eq!(moves[0]["seat"], "red");
+    assert_eq!(moves[0]["action"], "h2e2");
+    assert_eq!(moves[0]["code"], after1);
+    assert_eq!(moves[1]["seat"], "black");
+    assert_eq!(moves[1]["side"], "black");
+    assert_eq!(moves[1]["code"], after2);
+    assert!(moves[1]["played_at"]
+        .as_str()
+        .is_some_and(|t| t.ends_with('Z')));
+    let v = view(&app, &id).await;
+    assert_eq!(v["state"]["code"], after2);
+    assert_eq!(v["to_move"], "red");
+}
+
+async fn refusals_name_what_is_wrong(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    // Creation.
+    let p = create(&app, json!({ "game": "chess" }))
+        .await
+        .problem(400, "invalid-field");
+    assert_eq!(p["field"], "game");
+    let p = create(&app, json!({ "game": "2048", "mode": "duel" }))
+        .await
+        .problem(400, "invalid-field");
+    assert_eq!(p["field"], "mode");
+    let p = create(&app, json!({ "game": "xiangqi", "seat": "white" }))
+        .await
+        .problem(400, "invalid-field");
+    assert_eq!(p["supported"], json!(["red", "black"]));
+    let p = create(&app, json!({ "game": "gomoku", "from": "x", "size": 15 }))
+        .await
+        .problem(400, "invalid-field");
+    assert_eq!(p["field"], "from");
+    create(&app, json!({ "game": "xiangqi", "from": "nonsense" }))
+        .await
+        .problem(400, "invalid-code");
+    create(&app, json!({ "game": "xiangqi", "colour": "red" }))
+        .await
+        .problem(400, "malformed-body");
+    let res = app
+        .request(
+            Method::POST,
+            "/v1/matches",
+            &[("content-type", "application/json")],
+            Some(vec![b' '; 70 * 1024]),
+        )
+        .await;
+    res.problem(413, "body-too-large");
+
+    // Ids.
+    app.get("/v1/matches/not-a-uuid")
+        .await
+        .problem(400, "invalid-match-id");
+    let unknown = uuid::Uuid::new_v4().to_string();
+    app.get(&format!("/v1/matches/{unknown}"))
+        .await
+        .problem(404, "unknown-match");
+    app.get(&format!("/v1/matches/{unknown}/history"))
+        .await
+        .problem(404, "unknown-match");
+    for what in [
+        "play",
+        "undo",
+        "undo/accept",
+        "undo/decline",
+        "resign",
+        "fork",
+        "join",
+    ] {
+        let body = match what {
+            "play" => json!({ "actions": ["up"] }),
+            "join" => json!({ "invite": "x" }),
+            _ => json!({}),
+        };
+        post(&app, &unknown, what, Some("token"), None, Some(body))
+            .await
+            .problem(404, "unknown-match");
+    }
+
+    // Tokens.
+    let (seat, _) = created(&app, json!({ "game": "gomoku" })).await;
+    let res = post(
+        &app,
+        &seat.id,
+        "play",
+        None,
+        None,
+        Some(json!({ "actions": ["h8"] })),
+    )
+    .await;
+    res.problem(401, "unauthorized");
+    assert_eq!(
+        res.header("www-authenticate"),
+        Some("Bearer realm=\"qipan\"")
+    );
+    let wrong = Seat {
+        id: seat.id.clone(),
+        token: "A".repeat(43),
+    };
+    play(&app, &wrong, &["h8"])
+        .await
+        .problem(401, "unauthorized");
+    for what in ["undo", "undo/accept", "undo/decline", "resign", "fork"] {
+        post(&app, &seat.id, what, None, None, None)
+            .await
+            .problem(401, "unauthorized");
+    }
+
+    // Actions.
+    let p = play(&app, &seat, &["z99"])
+        .await
+        .problem(422, "malformed-action");
+    assert_eq!(p["index"], 0);
+    let _ = played(&app, &seat, &["h8"]).await;
+    let (solo, _) = created(&app, json!({ "game": "gomoku", "mode": "solo" })).await;
+    played(&app, &solo, &["h8"]).await;
+    let p = play(&app, &solo, &["h8"])
+        .await
+        .problem(422, "illegal-action");
+    assert!(p["legal_actions"]
+        .as_array()
+        .is_some_and(|a| a.len() == 224));
+    play(&app, &solo, &[]).await.problem(400, "invalid-field");
+
+    // If-Match forms: quoted, weak, bare, a list, `*`; garbage is refused.
+    let v = view(&app, &solo.id).await["version"].as_i64().expect("v");
+    let ok = |tag: String| {
+        let app = &app;
+        let solo = &solo;
+        async move { post(app, &solo.id, "undo", Some(&solo.token), Some(&tag), None).await }
+    };
+    assert_eq!(ok(format!("W/\"{v}\"")).await.status, 200);
+    played(&app, &solo, &["h8"]).await;
+    assert_eq!(ok(format!("\"0\", \"{}\"", v + 2)).await.status, 200);
+    played(&app, &solo, &["h8"]).await;
+    assert_eq!(ok(format!("{}", v + 4)).await.status, 200);
+    played(&app, &solo, &["h8"]).await;
+    assert_eq!(ok("*".to_owned()).await.status, 200);
+    ok("yesterday".to_owned())
+        .await
+        .problem(400, "invalid-field");
+
+    // Undo offers are for duels; nothing to undo at the start.
+    undo(&app, &solo, "undo/accept")
+        .await
+        .problem(409, "not-a-duel");
+    undo(&app, &solo, "undo/decline")
+        .await
+        .problem(409, "not-a-duel");
+    undo(&app, &solo, "undo")
+        .await
+        .problem(409, "nothing-to-undo");
+
+    // Malformed optional bodies.
+    post(
+        &app,
+        &solo.id,
+        "fork",
+        Some(&solo.token),
+        None,
+        Some(json!({ "ply": "two" })),
+    )
+    .await
+    .problem(400, "malformed-body");
+}
+
+/// Plays 150 moves of seeded 2048, one request each, and returns the code
+/// after each ply (index 0: the start).
+async fn play_2048(app: &TestApp, seat: &Seat, start: &Value, moves: usize) -> Vec<String> {
+    let mut codes = vec![start["code"].as_str().expect("code").to_owned()];
+    let mut state = start.clone();
+    for i in 0..moves {
+        let legal = actions(&state["legal_actions"]);
+        assert!(!legal.is_empty(), "the game ended after {i} moves");
+        // Cycle through the legal moves so the board keeps changing.
+        let action = legal[i % legal.len()].clone();
+        let v = played(app, seat, &[&action]).await;
+        state = v["state"].clone();
+        assert!(
+            state["spawned"].is_object(),
+            "a play's view has its last step"
+        );
+        codes.push(state["code"].as_str().expect("code").to_owned());
+    }
+    codes
+}
+
+async fn the_history_keeps_the_last_100_moves_and_undo_goes_back_to_them(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (seat, v) = created(&app, json!({ "game": "2048", "seed": 7 })).await;
+    assert_eq!(v["mode"], "solo");
+    assert_eq!(v["seat"], "solo");
+    assert_eq!(v["invites"], json!([]));
+    let codes = play_2048(&app, &seat, &v["state"], 150).await;
+
+    let v = view(&app, &seat.id).await;
+    assert_eq!(v["ply"], 150);
+    assert_eq!(v["state"]["code"], codes[150]);
+    let moves = history(&app, &seat.id).await;
+    assert_eq!(moves.len(), 100);
+    assert_eq!(moves[0]["ply"], 51);
+    assert_eq!(moves[99]["ply"], 150);
+    for mv in &moves {
+        let ply = mv["ply"].as_u64().expect("ply") as usize;
+        assert_eq!(mv["code"], codes[ply], "ply {ply}");
+    }
+
+    // Undo back to the oldest kept move, one at a time, and no further.
+    for ply in (50..150).rev() {
+        let res = undo(&app, &seat, "undo").await;
+        assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+        let v = res.json();
+        assert_eq!(v["ply"], ply);
+        assert_eq!(v["state"]["code"], codes[ply], "ply {ply}");
+    }
+    let p = undo(&app, &seat, "undo")
+        .await
+        .problem(409, "nothing-to-undo");
+    assert_eq!(p["ply"], 50);
+    assert!(history(&app, &seat.id).await.is_empty());
+
+    // Play on from there: the history grows again from ply 51.
+    let v = played(&app, &seat, &["up"]).await;
+    assert_eq!(v["ply"], 51);
+    let moves = history(&app, &seat.id).await;
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0]["ply"], 51);
+}
+
+async fn takebacks_are_offered_accepted_declined_and_withdrawn(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (red, black) = duel(&app).await;
+    undo(&app, &red, "undo")
+        .await
+        .problem(409, "nothing-to-undo");
+    undo(&app, &black, "undo/accept")
+        .await
+        .problem(409, "no-undo-offer");
+    undo(&app, &black, "undo/decline")
+        .await
+        .problem(409, "no-undo-offer");
+    played(&app, &red, &["h2e2"]).await;
+    played(&app, &black, &["h9g7"]).await;
+    let v = played(&app, &red, &["h0g2"]).await;
+    let code_at_2 = history(&app, &red.id).await[1]["code"].clone();
+
+    // Red offers to take back its last move: the match waits on black.
+    let res = undo(&app, &red, "undo").await;
+    assert_eq!(res.status, 202);
+    let offered = res.json();
+    assert_eq!(offered["undo_offer"], json!({ "seat": "red", "ply": 2 }));
+    assert_eq!(offered["ply"], 3, "an offer changes nothing yet");
+    assert_eq!(offered["state"]["code"], v["state"]["code"]);
+    // Asking again is the same offer.
+    let res = undo(&app, &red, "undo").await;
+    assert_eq!(res.status, 202);
+    assert_eq!(res.json()["undo_offer"], offered["undo_offer"]);
+    undo(&app, &black, "undo")
+        .await
+        .problem(409, "undo-pending");
+    undo(&app, &red, "undo/accept")
+        .await
+        .problem(409, "own-undo-offer");
+
+    // Black accepts: back to ply 2, red to move, the history trimmed.
+    let res = undo(&app, &black, "undo/accept").await;
+    assert_eq!(res.status, 200);
+    let v = res.json();
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["to_move"], "red");
+    assert_eq!(v["undo_offer"], Value::Null);
+    assert_eq!(v["state"]["code"], code_at_2);
+    assert_eq!(history(&app, &red.id).await.len(), 2);
+
+    // Black offers (its last move, ply 2: back to ply 1); red declines.
+    assert_eq!(undo(&app, &black, "undo").await.status, 202);
+    let res = undo(&app, &red, "undo/decline").await;
+    assert_eq!(res.status, 200);
+    let v = res.json();
+    assert_eq!(v["undo_offer"], Value::Null);
+    assert_eq!(v["ply"], 2);
+
+    // Black offers again and withdraws it.
+    let v = undo(&app, &black, "undo").await.json();
+    assert_eq!(v["undo_offer"], json!({ "seat": "black", "ply": 1 }));
+    let v = undo(&app, &black, "undo/decline").await.json();
+    assert_eq!(v["undo_offer"], Value::Null);
+
+    // An offer is withdrawn by a move: black offers, red moves instead.
+    assert_eq!(undo(&app, &black, "undo").await.status, 202);
+    let v = played(&app, &red, &["h0g2"]).await;
+    assert_eq!(v["undo_offer"], Value::Null);
+    assert_eq!(v["ply"], 3);
+    undo(&app, &red, "undo/accept")
+        .await
+        .problem(409, "no-undo-offer");
+
+    // A takeback of a move answered already takes back the answer too:
+    // red offers after black has replied, and the match returns to before
+    // red's move.
+    played(&app, &black, &["b9c7"]).await;
+    assert_eq!(undo(&app, &red, "undo").await.status, 202);
+    let v = undo(&app, &black, "undo/accept").await.json();
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["to_move"], "red");
+    assert_eq!(v["state"]["code"], code_at_2);
+}
+
+async fn forks_copy_the_kept_history_and_go_their_own_way(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (red, black) = duel(&app).await;
+    for (seat, mv) in [
+        (&red, "h2e2"),
+        (&black, "h9g7"),
+        (&red, "h0g2"),
+        (&black, "i9h9"),
+        (&red, "i0h0"),
+        (&black, "b9c7"),
+    ] {
+        played(&app, seat, &[mv]).await;
+    }
+    let parent = view(&app, &red.id).await;
+    let kept = history(&app, &red.id).await;
+
+    // Only the seated players may fork a match being played.
+    post(&app, &red.id, "fork", None, None, None)
+        .await
+        .problem(401, "unauthorized");
+
+    // Fork now (no body): a solo match at ply 6 with all six moves.
+    let res = post(&app, &red.id, "fork", Some(&black.token), None, None).await;
+    assert_eq!(res.status, 201);
+    let now = Seat::of(&res);
+    let v = res.json();
+    assert_eq!(
+        res.header("location"),
+        Some(format!("{}/v1/matches/{}", app.base, now.id).as_str())
+    );
+    assert_eq!(v["mode"], "solo");
+    assert_eq!(v["ply"], 6);
+    assert_eq!(v["state"]["code"], parent["state"]["code"]);
+    assert_eq!(v["parent"]["id"], red.id);
+    assert_eq!(v["parent"]["ply"], 6);
+    assert_eq!(history(&app, &now.id).await, kept);
+
+    // Fork at ply 2 (with a body): the position after two moves.
+    let res = post(
+        &app,
+        &red.id,
+        "fork",
+        Some(&red.token),
+        None,
+        Some(json!({ "ply": 2 })),
+    )
+    .await;
+    assert_eq!(res.status, 201);
+    let past = Seat::of(&res);
+    let v = res.json();
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["to_move"], "red");
+    assert_eq!(v["state"]["code"], kept[1]["code"]);
+    assert_eq!(v["parent"]["ply"], 2);
+    assert_eq!(history(&app, &past.id).await, kept[..2].to_vec());
+    // And at ply 0, the start.
+    let res = post(
+        &app,
+        &red.id,
+        "fork",
+        Some(&red.token),
+        None,
+        Some(json!({ "ply": 0 })),
+    )
+    .await;
+    assert_eq!(res.json()["state"]["code"], START);
+    for ply in [-1, 7, 1000] {
+        let p = post(
+            &app,
+            &red.id,
+            "fork",
+            Some(&red.token),
+            None,
+            Some(json!({ "ply": ply })),
+        )
+        .await
+        .problem(422, "ply-not-kept");
+        assert_eq!(
+            (p["oldest"].clone(), p["latest"].clone()),
+            (json!(0), json!(6))
+        );
+    }
+
+    // Divergent play: the fork plays both sides, the parent goes on.
+    played(&app, &past, &["b0c2"]).await;
+    assert_eq!(played(&app, &past, &["b9c7"]).await["ply"], 4);
+    played(&app, &red, &["b2d2"]).await;
+    let p = view(&app, &red.id).await;
+    assert_eq!(p["ply"], 7);
+    assert_eq!(history(&app, &red.id).await[1], kept[1]);
+    let forked = history(&app, &past.id).await;
+    assert_eq!(forked.len(), 4);
+    assert_eq!(forked[2]["action"], "b0c2");
+    assert_eq!(forked[2]["seat"], "solo");
+    // Undo works in the fork back through the copied history.
+    for ply in (0..4).rev() {
+        assert_eq!(undo(&app, &past, "undo").await.json()["ply"], ply);
+    }
+    undo(&app, &past, "undo")
+        .await
+        .problem(409, "nothing-to-undo");
+    assert_eq!(view(&app, &past.id).await["state"]["code"], START);
+    assert_eq!(
+        view(&app, &red.id).await["ply"],
+        7,
+        "the parent is untouched"
+    );
+
+    // A parent's tokens are not the fork's, nor the other way round.
+    play(
+        &app,
+        &Seat {
+            id: past.id.clone(),
+            token: red.token.clone(),
+        },
+        &["h2e2"],
+    )
+    .await
+    .problem(401, "unauthorized");
+
+    // A finished match may be forked by anyone.
+    post(&app, &red.id, "resign", Some(&black.token), None, None).await;
+    let res = post(&app, &red.id, "fork", None, None, Some(json!({ "ply": 3 }))).await;
+    assert_eq!(res.status, 201);
+    assert_eq!(res.json()["state"]["code"], kept[2]["code"]);
+
+    // A fork past the history cap: the oldest kept ply is the bound.
+    let (seat, v) = created(&app, json!({ "game": "2048", "seed": 3 })).await;
+    let codes = play_2048(&app, &seat, &v["state"], 120).await;
+    let p = post(
+        &app,
+        &seat.id,
+        "fork",
+        Some(&seat.token),
+        None,
+        Some(json!({ "ply": 10 })),
+    )
+    .await
+    .problem(422, "ply-not-kept");
+    assert_eq!(
+        (p["oldest"].clone(), p["latest"].clone()),
+        (json!(20), json!(120))
+    );
+    let res = post(
+        &app,
+        &seat.id,
+        "fork",
+        Some(&seat.token),
+        None,
+        Some(json!({ "ply": 20 })),
+    )
+    .await;
+    assert_eq!(res.status, 201);
+    let early = Seat::of(&res);
+    assert_eq!(res.json()["state"]["code"], codes[20]);
+    assert!(history(&app, &early.id).await.is_empty());
+}
+
+async fn racing_plays_on_one_version_land_exactly_once(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (seat, v) = created(&app, json!({ "game": "2048", "seed": 11 })).await;
+    let legal = actions(&v["state"]["legal_actions"]);
+    let app = std::sync::Arc::new(app);
+    let mut tasks = Vec::new();
+    for i in 0..50 {
+        let app = app.clone();
+        let id = seat.id.clone();
+        let token = seat.token.clone();
+        let action = legal[i % legal.len()].clone();
+        tasks.push(tokio::spawn(async move {
+            post(
+                &app,
+                &id,
+                "play",
+                Some(&token),
+                Some("\"1\""),
+                Some(json!({ "actions": [action] })),
+            )
+            .await
+        }));
+    }
+    let mut ok = 0;
+    for t in tasks {
+        let res = t.await.expect("task");
+        match res.status {
+            200 => ok += 1,
+            _ => {
+                res.problem(412, "stale-version");
+            }
+        }
+    }
+    assert_eq!(ok, 1, "exactly one of 50 plays at version 1 lands");
+    let v = view(&app, &seat.id).await;
+    assert_eq!(v["ply"], 1);
+    assert_eq!(v["version"], 2);
+    let moves = history(&app, &seat.id).await;
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0]["code"], v["state"]["code"]);
+}
+
+async fn unguarded_races_never_lose_or_duplicate_a_move(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (seat, _) = created(&app, json!({ "game": "gomoku", "mode": "solo" })).await;
+    let app = std::sync::Arc::new(app);
+    let mut tasks = Vec::new();
+    for i in 0..30 {
+        let app = app.clone();
+        let id = seat.id.clone();
+        let token = seat.token.clone();
+        // Thirty different points: each is legal whenever it lands.
+        let point = format!("{}{}", char::from(b'a' + (i % 15) as u8), 1 + i / 15);
+        tasks.push(tokio::spawn(async move {
+            post(
+                &app,
+                &id,
+                "play",
+                Some(&token),
+                None,
+                Some(json!({ "actions": [point] })),
+            )
+            .await
+        }));
+    }
+    let mut ok = 0;
+    for t in tasks {
+        let res = t.await.expect("task");
+        match res.status {
+            200 => ok += 1,
+            _ => {
+                res.problem(409, "write-conflict");
+            }
+        }
+    }
+    assert!(ok >= 1);
+    let v = view(&app, &seat.id).await;
+    assert_eq!(v["ply"], ok);
+    assert_eq!(v["version"], ok + 1);
+    let moves = history(&app, &seat.id).await;
+    assert_eq!(moves.len(), ok as usize, "one kept move per landed play");
+    for (i, mv) in moves.iter().enumerate() {
+        assert_eq!(mv["ply"], i + 1);
+    }
+    assert_eq!(
+        moves.last().map(|m| m["code"].clone()),
+        Some(v["state"]["code"].clone())
+    );
+}
+
+async fn resigning_ends_the_match(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    // A duel: the seat resigns, the other side wins.
+    let (red, black) = duel(&app).await;
+    played(&app, &red, &["h2e2"]).await;
+    let res = post(&app, &red.id, "resign", Some(&black.token), None, None).await;
+    assert_eq!(res.status, 200);
+    let v = res.json();
+    assert_eq!(
+        v["status"],
+        json!({ "state": "won", "winner": "red", "reason": "resigned" })
+    );
+    let p = play(&app, &black, &["h9g7"])
+        .await
+        .problem(409, "game-over");
+    assert_eq!(p["outcome"]["reason"], "resigned");
+    post(&app, &red.id, "resign", Some(&red.token), None, None)
+        .await
+        .problem(409, "game-over");
+    undo(&app, &red, "undo").await.problem(409, "game-over");
+
+    // Solo two-player: the side to move resigns.
+    let (solo, _) = created(&app, json!({ "game": "xiangqi", "mode": "solo" })).await;
+    played(&app, &solo, &["h2e2"]).await;
+    let v = post(&app, &solo.id, "resign", Some(&solo.token), None, None)
+        .await
+        .json();
+    assert_eq!(v["status"]["winner"], "red");
+    undo(&app, &solo, "undo").await.problem(409, "game-over");
+
+    // One player: the game is over.
+    let (one, _) = created(&app, json!({ "game": "tetris", "seed": 5 })).await;
+    let v = post(&app, &one.id, "resign", Some(&one.token), None, None)
+        .await
+        .json();
+    assert_eq!(
+        v["status"],
+        json!({ "state": "over", "winner": null, "reason": "resigned" })
+    );
+
+    // A match the rules have ended: a gomoku five.
+    let (g, _) = created(&app, json!({ "game": "gomoku", "mode": "solo" })).await;
+    let v = played(
+        &app,
+        &g,
+        &["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"],
+    )
+    .await;
+    assert_eq!(v["status"]["state"], "won");
+    assert_eq!(v["status"]["winner"], "black");
+    play(&app, &g, &["a5"]).await.problem(409, "game-over");
+    // In a practice match the last move can still be taken back.
+    let v = undo(&app, &g, "undo").await.json();
+    assert_eq!(v["status"]["state"], "ongoing");
+    assert_eq!(v["to_move"], "black");
+}
+
+async fn a_restart_loses_nothing(backend: Backend) {
+    let Some(db) = TestDb::new(backend).await else {
+        return;
+    };
+    let app = spawn_app_with(settings(&db.url)).await;
+    let (red, black) = duel(&app).await;
+    played(&app, &red, &["h2e2"]).await;
+    let before = view(&app, &red.id).await;
+    let kept = history(&app, &red.id).await;
+    app.stop().await;
+
+    let app = spawn_app_with(settings(&db.url)).await;
+    let after = view(&app, &red.id).await;
+    let strip = |mut v: Value| {
+        // Only the URLs differ: the new service listens on another port.
+        for key in ["url", "history_url"] {
+            v[key] = Value::Null;
+        }
+        v["state"]["url"] = Value::Null;
+        v
+    };
+    assert_eq!(strip(after), strip(before));
+    assert_eq!(history(&app, &red.id).await, kept);
+    // The tokens still work: the game goes on.
+    let v = played(&app, &black, &["h9g7"]).await;
+    assert_eq!(v["ply"], 2);
+    app.stop().await;
+}
+
+async fn seat_tokens_are_stored_only_as_hashes(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (red, _) = created(&app, json!({ "game": "xiangqi" })).await;
+    let db = app.database().expect("a database");
+    let rows: Vec<(String, Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT seat, token_hash, invite_hash FROM seats WHERE match_id = $1")
+            .bind(&red.id)
+            .fetch_all(db.pool())
+            .await
+            .expect("seats");
+    assert_eq!(rows.len(), 2);
+    for (seat, token, invite) in rows {
+        for hash in [token, invite].into_iter().flatten() {
+            assert_eq!(hash.len(), 64, "{seat}: SHA-256, hex");
+            assert!(hash.chars().all(|c| c.is_ascii_hexdigit()));
+            assert!(!hash.contains(&red.token));
+        }
+    }
+}
+
+#[tokio::test]
+async fn without_a_database_matches_answer_503_and_the_rest_works() {
+    let app = spawn_app().await;
+    create(&app, json!({ "game": "xiangqi" }))
+        .await
+        .problem(503, "matches-disabled");
+    let id = uuid::Uuid::new_v4();
+    app.get(&format!("/v1/matches/{id}"))
+        .await
+        .problem(503, "matches-disabled");
+    post(
+        &app,
+        &id.to_string(),
+        "play",
+        Some("t"),
+        None,
+        Some(json!({ "actions": ["h2e2"] })),
+    )
+    .await
+    .problem(503, "matches-disabled");
+    assert_eq!(app.get("/v1/xiangqi/start").await.status, 200);
+}
