@@ -23,6 +23,8 @@ RUN apt-get update \
 COPY --from=builder /app/target/release/qipan /usr/local/bin/qipan
 USER qipan
 WORKDIR /data
+# Matches are kept in /data/qipan.db unless QIPAN_DATABASE_URL says otherwise.
+VOLUME /data
 ENV QIPAN_ADDR=0.0.0.0:8080 RUST_LOG=info
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/qipan"]

@@ -373,6 +373,20 @@ impl Matches {
             })
     }
 
+    /// Loads a match for a write by a seat: the token must be one of its
+    /// seats', and `If-Match` must name its version. Returns the seat too.
+    async fn load_seated(
+        &self,
+        id: MatchId,
+        token: &Token,
+        pre: &Precondition,
+    ) -> Result<(MatchRow, Vec<SeatRow>, String), ApiError> {
+        let (m, seats) = self.load(id).await?;
+        let seat = self.seat_of(&seats, token)?.seat.clone();
+        check_version(&m, pre)?;
+        Ok((m, seats, seat))
+    }
+
     /// Renders the view of a match; `state` is its state view when the
     /// caller has one (a play's, with the last step).
     fn render(
@@ -674,9 +688,7 @@ impl Matches {
         actions: &[String],
         base: &str,
     ) -> Result<Outcome, ApiError> {
-        let (mut m, seats) = self.load(id).await?;
-        let seat = self.seat_of(&seats, token)?.seat.clone();
-        check_version(&m, &pre)?;
+        let (mut m, seats, seat) = self.load_seated(id, token, &pre).await?;
         if m.status != "ongoing" {
             return Err(finished(&m, "no action can be played").into());
         }
@@ -729,9 +741,7 @@ impl Matches {
         pre: Precondition,
         base: &str,
     ) -> Result<(Outcome, bool), ApiError> {
-        let (mut m, seats) = self.load(id).await?;
-        let seat = self.seat_of(&seats, token)?.seat.clone();
-        check_version(&m, &pre)?;
+        let (mut m, seats, seat) = self.load_seated(id, token, &pre).await?;
         let now = now_ms();
         if m.mode != "duel" {
             if m.reason.as_deref() == Some("resigned") {
@@ -773,22 +783,32 @@ impl Matches {
                 &format!("{seat} has no kept move to take back"),
             ));
         };
-        let back_to = last.ply - 1;
+        let offer = Some((seat, last.ply - 1));
+        let outcome = self.keep_position(id, m, &seats, &pre, offer, base).await?;
+        Ok((outcome, false))
+    }
+
+    /// Writes a match with its position unchanged, its status as `m` now
+    /// holds it and `offer` as its takeback offer, and renders it.
+    async fn keep_position(
+        &self,
+        id: MatchId,
+        mut m: MatchRow,
+        seats: &[SeatRow],
+        pre: &Precondition,
+        offer: Option<(String, i64)>,
+        base: &str,
+    ) -> Result<Outcome, ApiError> {
+        let now = now_ms();
+        let undo = offer.as_ref().map(|(seat, ply)| (seat.as_str(), *ply));
         let version = self
-            .write(
-                &m,
-                &pre,
-                &same_state(&m, Some((&seat, back_to)), now),
-                None,
-                &[],
-            )
+            .write(&m, pre, &same_state(&m, undo, now), None, &[])
             .await?;
-        m.undo_seat = Some(seat);
-        m.undo_ply = Some(back_to);
+        (m.undo_seat, m.undo_ply) = offer.unzip();
         m.version = version;
         m.updated_at = now;
-        let view = self.render(&m, &seats, None, base, None)?;
-        Ok((Outcome { view, id, version }, false))
+        let view = self.render(&m, seats, None, base, None)?;
+        Ok(Outcome { view, id, version })
     }
 
     /// `POST /v1/matches/{id}/undo/accept` (`accept`) and `/undo/decline`.
@@ -805,9 +825,7 @@ impl Matches {
         accept: bool,
         base: &str,
     ) -> Result<Outcome, ApiError> {
-        let (mut m, seats) = self.load(id).await?;
-        let seat = self.seat_of(&seats, token)?.seat.clone();
-        check_version(&m, &pre)?;
+        let (mut m, seats, seat) = self.load_seated(id, token, &pre).await?;
         if m.mode != "duel" {
             return Err(Problem::new(
                 ProblemKind::NotADuel,
@@ -822,18 +840,9 @@ impl Matches {
             )
             .into());
         };
-        let now = now_ms();
         if !accept {
             // Either seat may decline; the offerer so withdraws it.
-            let version = self
-                .write(&m, &pre, &same_state(&m, None, now), None, &[])
-                .await?;
-            m.undo_seat = None;
-            m.undo_ply = None;
-            m.version = version;
-            m.updated_at = now;
-            let view = self.render(&m, &seats, None, base, None)?;
-            return Ok(Outcome { view, id, version });
+            return self.keep_position(id, m, &seats, &pre, None, base).await;
         }
         if offerer == seat {
             return Err(Problem::new(
@@ -849,6 +858,7 @@ impl Matches {
             ));
         };
         let summary = games::summary(game_of(&m)?, &row.code_before)?;
+        let now = now_ms();
         let version = self
             .write(
                 &m,
@@ -876,9 +886,7 @@ impl Matches {
         pre: Precondition,
         base: &str,
     ) -> Result<Outcome, ApiError> {
-        let (mut m, seats) = self.load(id).await?;
-        let seat = self.seat_of(&seats, token)?.seat.clone();
-        check_version(&m, &pre)?;
+        let (mut m, seats, seat) = self.load_seated(id, token, &pre).await?;
         if m.status != "ongoing" {
             return Err(finished(&m, "the match cannot be resigned").into());
         }
@@ -889,19 +897,10 @@ impl Matches {
             .iter()
             .find(|p| *p != loser)
             .map(|p| (*p).to_owned());
-        let now = now_ms();
         m.status = if winner.is_some() { "won" } else { "over" }.to_owned();
         m.winner = winner;
         m.reason = Some("resigned".to_owned());
-        let version = self
-            .write(&m, &pre, &same_state(&m, None, now), None, &[])
-            .await?;
-        m.undo_seat = None;
-        m.undo_ply = None;
-        m.version = version;
-        m.updated_at = now;
-        let view = self.render(&m, &seats, None, base, None)?;
-        Ok(Outcome { view, id, version })
+        self.keep_position(id, m, &seats, &pre, None, base).await
     }
 
     /// `POST /v1/matches/{id}/join`

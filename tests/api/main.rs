@@ -9,6 +9,7 @@ mod gomoku;
 mod helpers;
 mod http;
 mod matches;
+mod outage;
 mod quoridor;
 mod spec;
 mod tetris;

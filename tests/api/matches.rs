@@ -3,10 +3,12 @@
 //! undo and takeback offers, resignation, forks, races, restarts, outages
 //! and every refusal.
 
+use std::sync::Arc;
+
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::db::{on_both_backends, settings, spawn_match_app, Backend, TestDb};
+use crate::db::{on_both_backends, settings, spawn_match_app, Backend, MatchApp, TestDb};
 use crate::helpers::{actions, spawn_app, spawn_app_with, TestApp, TestResponse, START};
 
 /// A created (or joined, or forked) match: its id and the caller's token.
@@ -95,6 +97,11 @@ async fn history(app: &TestApp, id: &str) -> Vec<Value> {
     let res = app.get(&format!("/v1/matches/{id}/history")).await;
     assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
     res.json()["moves"].as_array().expect("moves").clone()
+}
+
+/// Forks a match at `ply`.
+async fn fork(app: &TestApp, id: &str, token: Option<&str>, ply: i64) -> TestResponse {
+    post(app, id, "fork", token, None, Some(json!({ "ply": ply }))).await
 }
 
 async fn join(app: &TestApp, id: &str, invite: &str) -> TestResponse {
@@ -638,15 +645,7 @@ async fn forks_copy_the_kept_history_and_go_their_own_way(backend: Backend) {
     assert_eq!(history(&app, &now.id).await, kept);
 
     // Fork at ply 2 (with a body): the position after two moves.
-    let res = post(
-        &app,
-        &red.id,
-        "fork",
-        Some(&red.token),
-        None,
-        Some(json!({ "ply": 2 })),
-    )
-    .await;
+    let res = fork(&app, &red.id, Some(&red.token), 2).await;
     assert_eq!(res.status, 201);
     let past = Seat::of(&res);
     let v = res.json();
@@ -656,27 +655,12 @@ async fn forks_copy_the_kept_history_and_go_their_own_way(backend: Backend) {
     assert_eq!(v["parent"]["ply"], 2);
     assert_eq!(history(&app, &past.id).await, kept[..2].to_vec());
     // And at ply 0, the start.
-    let res = post(
-        &app,
-        &red.id,
-        "fork",
-        Some(&red.token),
-        None,
-        Some(json!({ "ply": 0 })),
-    )
-    .await;
+    let res = fork(&app, &red.id, Some(&red.token), 0).await;
     assert_eq!(res.json()["state"]["code"], START);
     for ply in [-1, 7, 1000] {
-        let p = post(
-            &app,
-            &red.id,
-            "fork",
-            Some(&red.token),
-            None,
-            Some(json!({ "ply": ply })),
-        )
-        .await
-        .problem(422, "ply-not-kept");
+        let p = fork(&app, &red.id, Some(&red.token), ply)
+            .await
+            .problem(422, "ply-not-kept");
         assert_eq!(
             (p["oldest"].clone(), p["latest"].clone()),
             (json!(0), json!(6))
@@ -722,76 +706,69 @@ async fn forks_copy_the_kept_history_and_go_their_own_way(backend: Backend) {
 
     // A finished match may be forked by anyone.
     post(&app, &red.id, "resign", Some(&black.token), None, None).await;
-    let res = post(&app, &red.id, "fork", None, None, Some(json!({ "ply": 3 }))).await;
+    let res = fork(&app, &red.id, None, 3).await;
     assert_eq!(res.status, 201);
     assert_eq!(res.json()["state"]["code"], kept[2]["code"]);
 
     // A fork past the history cap: the oldest kept ply is the bound.
     let (seat, v) = created(&app, json!({ "game": "2048", "seed": 3 })).await;
     let codes = play_2048(&app, &seat, &v["state"], 120).await;
-    let p = post(
-        &app,
-        &seat.id,
-        "fork",
-        Some(&seat.token),
-        None,
-        Some(json!({ "ply": 10 })),
-    )
-    .await
-    .problem(422, "ply-not-kept");
+    let p = fork(&app, &seat.id, Some(&seat.token), 10)
+        .await
+        .problem(422, "ply-not-kept");
     assert_eq!(
         (p["oldest"].clone(), p["latest"].clone()),
         (json!(20), json!(120))
     );
-    let res = post(
-        &app,
-        &seat.id,
-        "fork",
-        Some(&seat.token),
-        None,
-        Some(json!({ "ply": 20 })),
-    )
-    .await;
+    let res = fork(&app, &seat.id, Some(&seat.token), 20).await;
     assert_eq!(res.status, 201);
     let early = Seat::of(&res);
     assert_eq!(res.json()["state"]["code"], codes[20]);
     assert!(history(&app, &early.id).await.is_empty());
 }
 
+/// Sends one play per action at once; returns how many landed and the
+/// refusals.
+async fn race(
+    app: Arc<MatchApp>,
+    seat: &Seat,
+    if_match: Option<&'static str>,
+    plays: Vec<String>,
+) -> (usize, Vec<TestResponse>) {
+    let tasks: Vec<_> = plays
+        .into_iter()
+        .map(|action| {
+            let (app, id, token) = (app.clone(), seat.id.clone(), seat.token.clone());
+            tokio::spawn(async move {
+                let body = json!({ "actions": [action] });
+                post(&app, &id, "play", Some(&token), if_match, Some(body)).await
+            })
+        })
+        .collect();
+    let mut ok = 0;
+    let mut refused = Vec::new();
+    for t in tasks {
+        let res = t.await.expect("task");
+        if res.status == 200 {
+            ok += 1;
+        } else {
+            refused.push(res);
+        }
+    }
+    (ok, refused)
+}
+
 async fn racing_plays_on_one_version_land_exactly_once(backend: Backend) {
     let Some(app) = spawn_match_app(backend).await else {
         return;
     };
+    let app = Arc::new(app);
     let (seat, v) = created(&app, json!({ "game": "2048", "seed": 11 })).await;
     let legal = actions(&v["state"]["legal_actions"]);
-    let app = std::sync::Arc::new(app);
-    let mut tasks = Vec::new();
-    for i in 0..50 {
-        let app = app.clone();
-        let id = seat.id.clone();
-        let token = seat.token.clone();
-        let action = legal[i % legal.len()].clone();
-        tasks.push(tokio::spawn(async move {
-            post(
-                &app,
-                &id,
-                "play",
-                Some(&token),
-                Some("\"1\""),
-                Some(json!({ "actions": [action] })),
-            )
-            .await
-        }));
-    }
-    let mut ok = 0;
-    for t in tasks {
-        let res = t.await.expect("task");
-        match res.status {
-            200 => ok += 1,
-            _ => {
-                res.problem(412, "stale-version");
-            }
-        }
+    let plays = (0..50).map(|i| legal[i % legal.len()].clone()).collect();
+    let (ok, refused) = race(app.clone(), &seat, Some("\"1\""), plays).await;
+    for res in refused {
+        res.problem(412, "stale-version");
     }
     assert_eq!(ok, 1, "exactly one of 50 plays at version 1 lands");
     let v = view(&app, &seat.id).await;
@@ -806,43 +783,22 @@ async fn unguarded_races_never_lose_or_duplicate_a_move(backend: Backend) {
     let Some(app) = spawn_match_app(backend).await else {
         return;
     };
+    let app = Arc::new(app);
     let (seat, _) = created(&app, json!({ "game": "gomoku", "mode": "solo" })).await;
-    let app = std::sync::Arc::new(app);
-    let mut tasks = Vec::new();
-    for i in 0..30 {
-        let app = app.clone();
-        let id = seat.id.clone();
-        let token = seat.token.clone();
-        // Thirty different points: each is legal whenever it lands.
-        let point = format!("{}{}", char::from(b'a' + (i % 15) as u8), 1 + i / 15);
-        tasks.push(tokio::spawn(async move {
-            post(
-                &app,
-                &id,
-                "play",
-                Some(&token),
-                None,
-                Some(json!({ "actions": [point] })),
-            )
-            .await
-        }));
-    }
-    let mut ok = 0;
-    for t in tasks {
-        let res = t.await.expect("task");
-        match res.status {
-            200 => ok += 1,
-            _ => {
-                res.problem(409, "write-conflict");
-            }
-        }
+    // Thirty different points: each is legal whenever it lands.
+    let plays = (0..30u8)
+        .map(|i| format!("{}{}", char::from(b'a' + i % 15), 1 + i / 15))
+        .collect();
+    let (ok, refused) = race(app.clone(), &seat, None, plays).await;
+    for res in refused {
+        res.problem(409, "write-conflict");
     }
     assert!(ok >= 1);
     let v = view(&app, &seat.id).await;
     assert_eq!(v["ply"], ok);
     assert_eq!(v["version"], ok + 1);
     let moves = history(&app, &seat.id).await;
-    assert_eq!(moves.len(), ok as usize, "one kept move per landed play");
+    assert_eq!(moves.len(), ok, "one kept move per landed play");
     for (i, mv) in moves.iter().enumerate() {
         assert_eq!(mv["ply"], i + 1);
     }
