@@ -36,14 +36,24 @@ impl MatchId {
 impl FromStr for MatchId {
     type Err = Problem;
 
+    /// Only the hyphenated form (either case): one match, one URL.
     fn from_str(s: &str) -> Result<MatchId, Problem> {
-        uuid::Uuid::try_parse(s).map(MatchId).map_err(|e| {
+        let refuse = |why: String| {
             Problem::new(
                 ProblemKind::InvalidMatchId,
-                format!("{s:?} is not a match id (a UUID such as 0b8e5c3e-…): {e}"),
+                format!("{s:?} is not a match id (a hyphenated UUID such as 0b8e5c3e-9c2d-4e8f-a1b2-3c4d5e6f7a8b): {why}"),
             )
             .with("field", "id")
-        })
+        };
+        if s.len() != 36 || s.as_bytes().get(8) != Some(&b'-') {
+            return Err(refuse(format!(
+                "{} characters, not 36 with hyphens",
+                s.len()
+            )));
+        }
+        uuid::Uuid::try_parse(s)
+            .map(MatchId)
+            .map_err(|e| refuse(e.to_string()))
     }
 }
 

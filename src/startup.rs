@@ -156,7 +156,7 @@ fn cors() -> Cors {
         .disable_vary_header()
         .allowed_methods(["GET", "POST", "OPTIONS"])
         .allow_any_header()
-        .expose_headers(["ETag", "Location"])
+        .expose_headers(["ETag", "Location", "Retry-After", "WWW-Authenticate"])
         .max_age(86_400)
 }
 

@@ -347,6 +347,18 @@ async fn refusals_name_what_is_wrong(backend: Backend) {
         .await
         .problem(400, "invalid-match-id");
     let unknown = uuid::Uuid::new_v4().to_string();
+    // One match, one URL: the simple and URN forms of a UUID are refused.
+    for other in [
+        uuid::Uuid::new_v4().simple().to_string(),
+        uuid::Uuid::new_v4().urn().to_string(),
+    ] {
+        app.get(&format!("/v1/matches/{other}"))
+            .await
+            .problem(400, "invalid-match-id");
+    }
+    app.get(&format!("/v1/matches/{}", unknown.to_uppercase()))
+        .await
+        .problem(404, "unknown-match");
     app.get(&format!("/v1/matches/{unknown}"))
         .await
         .problem(404, "unknown-match");

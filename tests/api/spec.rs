@@ -8,6 +8,13 @@
 //! `OPTIONS` request may instead be a CORS preflight, answered 200 on any
 //! path with `#/components/responses/CorsPreflight`; a `default` response
 //! covers 5xx statuses only.
+//!
+//! Which template serves a path (also stated in `info.description`):
+//! concrete segments before templated ones (OpenAPI 3.1 §4.8.8, "Path
+//! Templating Matching"), compared left to right; and a literal segment
+//! that more segments follow claims its prefix, so no template with a
+//! parameter in its place serves a path under it (every `/v1/matches/…`
+//! path is the match API's, never a game's named `matches`).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -145,25 +152,61 @@ fn match_rank(template: &str, path: &str) -> Option<Vec<u8>> {
     if t.len() != p.len() {
         return None;
     }
-    t.iter()
-        .zip(&p)
-        .map(|(t, s)| match parse_segment(t) {
-            Segment::Literal(l) => (l == *s).then_some(2),
-            Segment::Param { prefix, suffix } => {
-                let fits = s.len() > prefix.len() + suffix.len()
-                    && s.starts_with(prefix)
-                    && s.ends_with(suffix);
-                fits.then_some(u8::from(!prefix.is_empty() || !suffix.is_empty()))
-            }
-        })
-        .collect()
+    t.iter().zip(&p).map(|(t, s)| segment_rank(t, s)).collect()
 }
 
-/// The template of `doc.paths` that serves `path`, literal segments first.
+/// The rank of one template segment against one path segment (see
+/// [`match_rank`]), or `None` when it does not match.
+fn segment_rank(template: &str, segment: &str) -> Option<u8> {
+    match parse_segment(template) {
+        Segment::Literal(l) => (l == segment).then_some(2),
+        Segment::Param { prefix, suffix } => {
+            let fits = segment.len() > prefix.len() + suffix.len()
+                && segment.starts_with(prefix)
+                && segment.ends_with(suffix);
+            fits.then_some(u8::from(!prefix.is_empty() || !suffix.is_empty()))
+        }
+    }
+}
+
+/// The segments of `path` that some template claims: segment `i` when a
+/// template names it literally, fits the path up to it and goes on past it.
+/// (`/v1/matches/{id}` claims `matches` in `/v1/matches/…`; `/v1/games`,
+/// which ends there, claims nothing in `/v1/games/…`.)
+fn claimed_segments<'a>(templates: impl Iterator<Item = &'a String>, path: &str) -> Vec<usize> {
+    let p: Vec<&str> = path.split('/').collect();
+    let mut claimed = Vec::new();
+    for template in templates {
+        let t: Vec<&str> = template.split('/').collect();
+        for (i, (t_seg, p_seg)) in t.iter().zip(&p).enumerate() {
+            if segment_rank(t_seg, p_seg).is_none() {
+                break;
+            }
+            let literal = matches!(parse_segment(t_seg), Segment::Literal(_));
+            if literal && i + 1 < t.len() && i + 1 < p.len() && !claimed.contains(&i) {
+                claimed.push(i);
+            }
+        }
+    }
+    claimed
+}
+
+/// The template of `doc.paths` that serves `path`: among the templates that
+/// match it and have no parameter in a claimed segment, the one with the
+/// most literal segments, compared left to right.
 fn find_template<'a>(doc: &'a Value, path: &str) -> Option<&'a str> {
     let paths = doc["paths"].as_object()?;
+    let claimed = claimed_segments(paths.keys(), path);
     paths
         .keys()
+        .filter(|t| {
+            let segments: Vec<&str> = t.split('/').collect();
+            !claimed.iter().any(|&i| {
+                segments
+                    .get(i)
+                    .is_some_and(|s| matches!(parse_segment(s), Segment::Param { .. }))
+            })
+        })
         .filter_map(|t| match_rank(t, path).map(|rank| (rank, t.as_str())))
         .max_by(|a, b| a.0.cmp(&b.0))
         .map(|(_, t)| t)
@@ -712,6 +755,27 @@ fn spec_is_valid_openapi() {
         }
     }
 
+    // `/problems/{kind}` lists every kind, and only those.
+    let listed: BTreeSet<&str> = doc["paths"]["/problems/{kind}"]["get"]["parameters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["name"] == "kind")
+        .flat_map(|p| p["schema"]["enum"].as_array().into_iter().flatten())
+        .filter_map(Value::as_str)
+        .collect();
+    let kinds: BTreeSet<&str> = qipan::problem::ProblemKind::ALL
+        .iter()
+        .map(|k| k.slug())
+        .collect();
+    if listed != kinds {
+        faults.push(format!(
+            "/problems/{{kind}} lists {:?} it should not and lacks {:?}",
+            listed.difference(&kinds).collect::<Vec<_>>(),
+            kinds.difference(&listed).collect::<Vec<_>>()
+        ));
+    }
+
     // The checker's own rules, on fixed examples.
     assert_eq!(
         find_template(doc, "/v1/xiangqi/start"),
@@ -739,6 +803,16 @@ fn spec_is_valid_openapi() {
     assert_eq!(find_template(doc, "/v1/games"), Some("/v1/games"));
     assert_eq!(find_template(doc, "/v1/xiangqi/"), None);
     assert_eq!(find_template(doc, "/nowhere"), None);
+    let id = "1bd60e27-c383-4edc-8f73-622531a147e5";
+    assert_eq!(find_template(doc, "/v1/matches"), Some("/v1/matches"));
+    assert_eq!(
+        find_template(doc, &format!("/v1/matches/{id}")),
+        Some("/v1/matches/{id}")
+    );
+    assert_eq!(
+        find_template(doc, &format!("/v1/matches/{id}/undo/accept")),
+        Some("/v1/matches/{id}/undo/accept")
+    );
 
     assert!(
         faults.is_empty(),
@@ -759,6 +833,16 @@ fn documented_operations_are_the_route_table() {
         ("GET", "/v1/{game}/{code}"),
         ("POST", "/v1/{game}/{code}/play"),
         ("GET", "/v1/{game}/{code}/export"),
+        ("POST", "/v1/matches"),
+        ("GET", "/v1/matches/{id}"),
+        ("GET", "/v1/matches/{id}/history"),
+        ("POST", "/v1/matches/{id}/play"),
+        ("POST", "/v1/matches/{id}/undo"),
+        ("POST", "/v1/matches/{id}/undo/accept"),
+        ("POST", "/v1/matches/{id}/undo/decline"),
+        ("POST", "/v1/matches/{id}/resign"),
+        ("POST", "/v1/matches/{id}/fork"),
+        ("POST", "/v1/matches/{id}/join"),
     ];
     let mut expected: Vec<(String, String)> = expected
         .iter()
@@ -923,6 +1007,187 @@ fn the_checker_refuses_what_the_spec_does_not_say() {
         200,
         JSON,
         &export.replace(r#""format":"grid""#, r#""format":"fen""#)
+    ));
+}
+
+#[test]
+fn the_checker_serves_literal_segments_first() {
+    // On a document of its own: concrete segments win, left to right, and a
+    // literal that more segments follow claims its prefix.
+    let doc = serde_json::json!({ "paths": {
+        "/a": {}, "/a/{x}/c": {}, "/a/b/{y}": {}, "/{z}/b/c/d": {}, "/k/{w}/m": {}, "/k/l": {},
+    }});
+    assert_eq!(find_template(&doc, "/a/b/c"), Some("/a/b/{y}"));
+    assert_eq!(find_template(&doc, "/a/q/c"), Some("/a/{x}/c"));
+    assert_eq!(find_template(&doc, "/a"), Some("/a"));
+    // `/a/{x}/c` claims `a`: `/{z}/b/c/d` does not serve `/a/b/c/d`.
+    assert_eq!(find_template(&doc, "/a/b/c/d"), None);
+    assert_eq!(find_template(&doc, "/e/b/c/d"), Some("/{z}/b/c/d"));
+    // `/k/l` ends at `l`, so it claims nothing below it.
+    assert_eq!(find_template(&doc, "/k/l/m"), Some("/k/{w}/m"));
+
+    // On this document: `/v1/matches/…` is never a game's path.
+    let doc = document();
+    let id = "1bd60e27-c383-4edc-8f73-622531a147e5";
+    for (path, template) in [
+        (format!("/v1/matches/{id}"), Some("/v1/matches/{id}")),
+        ("/v1/matches/start".to_owned(), Some("/v1/matches/{id}")),
+        ("/v1/matches/import".to_owned(), Some("/v1/matches/{id}")),
+        (
+            format!("/v1/matches/{id}/play"),
+            Some("/v1/matches/{id}/play"),
+        ),
+        (
+            format!("/v1/matches/{id}/history"),
+            Some("/v1/matches/{id}/history"),
+        ),
+        (format!("/v1/matches/{id}/export"), None),
+        ("/v1/matches/".to_owned(), None),
+        ("/v1/games/x".to_owned(), Some("/v1/{game}/{code}")),
+        (
+            "/v1/xiangqi/start/play".to_owned(),
+            Some("/v1/{game}/{code}/play"),
+        ),
+    ] {
+        assert_eq!(find_template(doc, &path), template, "{path}");
+    }
+
+    const JSON: Option<&str> = Some("application/json");
+    const PROBLEM: Option<&str> = Some("application/problem+json");
+    let not_found =
+        r#"{"type":"/problems/not-found","title":"Not found","status":404,"detail":"no route"}"#;
+    let export = format!("/v1/matches/{id}/export");
+    assert!(!refused("POST", &export, 404, PROBLEM, not_found));
+    assert!(!refused("GET", &export, 404, PROBLEM, not_found));
+    assert!(refused("POST", &export, 405, PROBLEM, not_found));
+    let invalid_id = r#"{"type":"/problems/invalid-match-id","title":"Invalid match id","status":400,"detail":"x","field":"id"}"#;
+    assert!(!refused(
+        "GET",
+        "/v1/matches/start",
+        400,
+        PROBLEM,
+        invalid_id
+    ));
+    assert!(refused(
+        "GET",
+        "/v1/xiangqi/start",
+        400,
+        PROBLEM,
+        invalid_id
+    ));
+
+    // A match read is a match view, with no secrets; a create has them.
+    let path = format!("/v1/matches/{id}");
+    let code = "AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4";
+    let state = format!(
+        r#"{{"game":"2048","variant":"standard","code":"{code}","url":"http://h/v1/2048/{code}","to_move":"player","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"legal_actions":[{{"action":"up"}},{{"action":"down"}},{{"action":"left"}},{{"action":"right"}}],"score":0,"won":false,"max_tile":2,"seed":"8709371129873690750","spawned":null,"gained":null}}"#
+    );
+    let view = format!(
+        r#"{{"id":"{id}","url":"http://h{path}","game":"2048","mode":"solo","version":1,"ply":0,"to_move":"player","state":{state},"seats":[{{"seat":"solo","taken":true,"joined_at":"2026-11-23T08:59:53.072Z"}}],"status":{{"state":"ongoing","winner":null,"reason":null}},"undo_offer":null,"parent":null,"history_url":"http://h{path}/history","created_at":"2026-11-23T08:59:53.072Z","updated_at":"2026-11-23T08:59:53.072Z"}}"#
+    );
+    let secrets =
+        r#","token":"kqO-1TvwmPnNaKg81ehBFPcxrEl8ce9U9iQLqSOMLWE","seat":"solo","invites":[]}"#;
+    let seated = format!("{}{secrets}", view.trim_end_matches('}'));
+    assert!(!refused("GET", &path, 200, JSON, &view));
+    assert!(refused("GET", &path, 200, JSON, &seated));
+    assert!(!refused("POST", "/v1/matches", 201, JSON, &seated));
+    assert!(refused("POST", "/v1/matches", 201, JSON, &view));
+    assert!(!refused(
+        "POST",
+        &format!("{path}/fork"),
+        201,
+        JSON,
+        &seated
+    ));
+    assert!(refused("POST", &format!("{path}/play"), 200, JSON, &seated));
+    assert!(!refused("POST", &format!("{path}/undo"), 202, JSON, &view));
+    for (from, to) in [
+        (r#""mode":"solo""#, r#""mode":"duel""#),
+        (r#""game":"2048","mode""#, r#""game":"xiangqi","mode""#),
+        (
+            r#""state":"ongoing","winner":null,"reason":null},"undo"#,
+            r#""state":"over","winner":null,"reason":"gave-up"},"undo"#,
+        ),
+        (
+            r#""undo_offer":null"#,
+            r#""undo_offer":{"seat":"solo","ply":0}"#,
+        ),
+        (
+            r#""joined_at":"2026-11-23T08:59:53.072Z""#,
+            r#""joined_at":"yesterday""#,
+        ),
+        (r#""version":1"#, r#""version":0"#),
+        (&format!(r#""id":"{id}""#), r#""id":"1bd60e27""#),
+        (r#","parent":null"#, ""),
+    ] {
+        assert!(
+            refused("GET", &path, 200, JSON, &view.replace(from, to)),
+            "{to}"
+        );
+    }
+    assert!(!refused(
+        "GET",
+        &path,
+        200,
+        JSON,
+        &view
+            .replace(r#""reason":null},"undo"#, r#""reason":"resigned"},"undo"#)
+            .replace(
+                r#""state":"ongoing","winner":null,"reason":"resigned""#,
+                r#""state":"over","winner":null,"reason":"resigned""#
+            )
+    ));
+
+    // Match problems: 503s are the match API's own, 409s as each operation says.
+    let disabled = r#"{"type":"/problems/matches-disabled","title":"Matches are not served","status":503,"detail":"x"}"#;
+    assert!(!refused("GET", &path, 503, PROBLEM, disabled));
+    assert!(!refused("POST", "/v1/matches", 503, PROBLEM, disabled));
+    assert!(refused("GET", "/v1/xiangqi/start", 503, PROBLEM, disabled));
+    let pending = r#"{"type":"/problems/undo-pending","title":"Takeback offer pending","status":409,"detail":"x","undo_offer":{"seat":"red","ply":2}}"#;
+    assert!(!refused(
+        "POST",
+        &format!("{path}/undo"),
+        409,
+        PROBLEM,
+        pending
+    ));
+    assert!(refused(
+        "POST",
+        &format!("{path}/play"),
+        409,
+        PROBLEM,
+        pending
+    ));
+    let over = r#"{"type":"/problems/game-over","title":"Game over","status":409,"detail":"x","outcome":{"state":"won","winner":"red","reason":"resigned"}}"#;
+    assert!(!refused(
+        "POST",
+        &format!("{path}/resign"),
+        409,
+        PROBLEM,
+        over
+    ));
+    assert!(refused("POST", "/v1/xiangqi/AA/play", 409, PROBLEM, over));
+    let stale = r#"{"type":"/problems/stale-version","title":"Stale version","status":412,"detail":"x","asked":[2]}"#;
+    assert!(!refused(
+        "POST",
+        &format!("{path}/play"),
+        412,
+        PROBLEM,
+        stale
+    ));
+    assert!(refused(
+        "POST",
+        &format!("{path}/play"),
+        412,
+        PROBLEM,
+        &stale.replace(r#","asked":[2]"#, "")
+    ));
+    assert!(refused(
+        "POST",
+        &format!("{path}/fork"),
+        412,
+        PROBLEM,
+        stale
     ));
 }
 
