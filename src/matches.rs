@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
+use sqlx::AnyConnection;
 use subtle::ConstantTimeEq;
 
 use crate::games::{self, Summary};
@@ -370,28 +371,30 @@ impl Matches {
         &self.db
     }
 
-    async fn load(&self, id: MatchId) -> Result<(MatchRow, Vec<SeatRow>), ApiError> {
-        store::load(&self.db, &id.to_string())
-            .await?
-            .ok_or_else(|| {
-                Problem::new(
-                    ProblemKind::UnknownMatch,
-                    format!("no match has the id {id}"),
-                )
-                .with("id", id.to_string())
-                .into()
-            })
+    async fn load(
+        conn: &mut AnyConnection,
+        id: MatchId,
+    ) -> Result<(MatchRow, Vec<SeatRow>), ApiError> {
+        store::load(conn, &id.to_string()).await?.ok_or_else(|| {
+            Problem::new(
+                ProblemKind::UnknownMatch,
+                format!("no match has the id {id}"),
+            )
+            .with("id", id.to_string())
+            .into()
+        })
     }
 
     /// Loads a match for a write by a seat: the token must be one of its
     /// seats', and `If-Match` must name its version. Returns the seat too.
     async fn load_seated(
         &self,
+        conn: &mut AnyConnection,
         id: MatchId,
         token: &Token,
         pre: &Precondition,
     ) -> Result<(MatchRow, Vec<SeatRow>, String), ApiError> {
-        let (m, seats) = self.load(id).await?;
+        let (m, seats) = Self::load(conn, id).await?;
         let seat = self.seat_of(&seats, token)?.seat.clone();
         check_version(&m, pre)?;
         Ok((m, seats, seat))
@@ -611,7 +614,7 @@ impl Matches {
             created_at: now,
             updated_at: now,
         };
-        store::insert(&self.db, &row, &seats, &[]).await?;
+        store::insert(&mut *self.db.acquire().await?, &row, &seats, &[]).await?;
         let view = self.render(&row, &seats, None, base, Some((&mine, &token, invites)))?;
         Ok(Outcome {
             view,
@@ -626,7 +629,7 @@ impl Matches {
     ///
     /// `unknown-match`; storage errors.
     pub async fn get(&self, id: MatchId, base: &str) -> Result<Outcome, ApiError> {
-        let (m, seats) = self.load(id).await?;
+        let (m, seats) = Self::load(&mut *self.db.acquire().await?, id).await?;
         Ok(Outcome {
             view: self.render(&m, &seats, None, base, None)?,
             id,
@@ -640,8 +643,12 @@ impl Matches {
     ///
     /// `unknown-match`; storage errors.
     pub async fn history(&self, id: MatchId) -> Result<(Vec<u8>, i64), ApiError> {
-        let (m, _) = self.load(id).await?;
-        let moves = store::history(&self.db, &m.id).await?;
+        let (m, moves) = {
+            let mut conn = self.db.acquire().await?;
+            let (m, _) = Self::load(&mut conn, id).await?;
+            let moves = store::history(&mut conn, &m.id).await?;
+            (m, moves)
+        };
         let moves: Vec<Value> = moves
             .iter()
             .map(|mv| {
@@ -666,13 +673,25 @@ impl Matches {
     /// a version and `write-conflict` otherwise.
     async fn write(
         &self,
+        conn: &mut AnyConnection,
         m: &MatchRow,
         pre: &Precondition,
         state: &NewState<'_>,
         truncate_after: Option<i64>,
         moves: &[MoveRow],
     ) -> Result<i64, ApiError> {
-        match store::write(&self.db, &m.id, m.version, state, truncate_after, moves).await {
+        let backend = self.db.backend();
+        match store::write(
+            conn,
+            backend,
+            &m.id,
+            m.version,
+            state,
+            truncate_after,
+            moves,
+        )
+        .await
+        {
             Err(StorageError::Conflict) => {
                 if let Precondition::OneOf(asked) = pre {
                     // Whatever the version is now, it is not the one read.
@@ -698,7 +717,8 @@ impl Matches {
         actions: &[String],
         base: &str,
     ) -> Result<Outcome, ApiError> {
-        let (mut m, seats, seat) = self.load_seated(id, token, &pre).await?;
+        let mut conn = self.db.acquire().await?;
+        let (mut m, seats, seat) = self.load_seated(&mut conn, id, token, &pre).await?;
         if m.status != "ongoing" {
             return Err(finished(&m, "no action can be played").into());
         }
@@ -726,7 +746,8 @@ impl Matches {
         let ply = m.ply + played.plies.len() as i64;
         let state = new_state(&played.summary, ply, now);
         // A move withdraws any takeback offer (`undo: None`).
-        let version = self.write(&m, &pre, &state, None, &rows).await?;
+        let version = self.write(&mut conn, &m, &pre, &state, None, &rows).await?;
+        drop(conn);
         apply(&mut m, &played.summary, ply, version, now);
         Ok(Outcome {
             view: self.render(&m, &seats, Some(played.view), base, None)?,
@@ -751,20 +772,28 @@ impl Matches {
         pre: Precondition,
         base: &str,
     ) -> Result<(Outcome, bool), ApiError> {
-        let (mut m, seats, seat) = self.load_seated(id, token, &pre).await?;
+        let mut conn = self.db.acquire().await?;
+        let (mut m, seats, seat) = self.load_seated(&mut conn, id, token, &pre).await?;
         let now = now_ms();
         if m.mode != "duel" {
             if m.reason.as_deref() == Some("resigned") {
                 return Err(finished(&m, "a resigned match cannot be undone").into());
             }
-            let last = store::move_at(&self.db, &m.id, m.ply).await?;
+            let last = store::move_at(&mut conn, &m.id, m.ply).await?;
             let Some(last) = last else {
                 return Err(nothing_to_undo(&m, "no kept move to take back"));
             };
             let summary = games::summary(game_of(&m)?, &last.code_before)?;
             let ply = m.ply - 1;
             let version = self
-                .write(&m, &pre, &new_state(&summary, ply, now), Some(ply), &[])
+                .write(
+                    &mut conn,
+                    &m,
+                    &pre,
+                    &new_state(&summary, ply, now),
+                    Some(ply),
+                    &[],
+                )
                 .await?;
             apply(&mut m, &summary, ply, version, now);
             let view = self.render(&m, &seats, None, base, None)?;
@@ -787,14 +816,16 @@ impl Matches {
             let version = m.version;
             return Ok((Outcome { view, id, version }, false));
         }
-        let Some(last) = store::last_move_of(&self.db, &m.id, &seat).await? else {
+        let Some(last) = store::last_move_of(&mut conn, &m.id, &seat).await? else {
             return Err(nothing_to_undo(
                 &m,
                 &format!("{seat} has no kept move to take back"),
             ));
         };
         let offer = Some((seat, last.ply - 1));
-        let outcome = self.keep_position(id, m, &seats, &pre, offer, base).await?;
+        let outcome = self
+            .keep_position(&mut conn, id, m, &seats, &pre, offer, base)
+            .await?;
         Ok((outcome, false))
     }
 
@@ -802,6 +833,7 @@ impl Matches {
     /// holds it and `offer` as its takeback offer, and renders it.
     async fn keep_position(
         &self,
+        conn: &mut AnyConnection,
         id: MatchId,
         mut m: MatchRow,
         seats: &[SeatRow],
@@ -812,7 +844,7 @@ impl Matches {
         let now = now_ms();
         let undo = offer.as_ref().map(|(seat, ply)| (seat.as_str(), *ply));
         let version = self
-            .write(&m, pre, &same_state(&m, undo, now), None, &[])
+            .write(conn, &m, pre, &same_state(&m, undo, now), None, &[])
             .await?;
         (m.undo_seat, m.undo_ply) = offer.unzip();
         m.version = version;
@@ -835,7 +867,8 @@ impl Matches {
         accept: bool,
         base: &str,
     ) -> Result<Outcome, ApiError> {
-        let (mut m, seats, seat) = self.load_seated(id, token, &pre).await?;
+        let mut conn = self.db.acquire().await?;
+        let (mut m, seats, seat) = self.load_seated(&mut conn, id, token, &pre).await?;
         if m.mode != "duel" {
             return Err(Problem::new(
                 ProblemKind::NotADuel,
@@ -852,7 +885,9 @@ impl Matches {
         };
         if !accept {
             // Either seat may decline; the offerer so withdraws it.
-            return self.keep_position(id, m, &seats, &pre, None, base).await;
+            return self
+                .keep_position(&mut conn, id, m, &seats, &pre, None, base)
+                .await;
         }
         if offerer == seat {
             return Err(Problem::new(
@@ -861,7 +896,7 @@ impl Matches {
             )
             .into());
         }
-        let Some(row) = store::move_at(&self.db, &m.id, back_to + 1).await? else {
+        let Some(row) = store::move_at(&mut conn, &m.id, back_to + 1).await? else {
             return Err(nothing_to_undo(
                 &m,
                 "the move offered back is no longer kept",
@@ -871,6 +906,7 @@ impl Matches {
         let now = now_ms();
         let version = self
             .write(
+                &mut conn,
                 &m,
                 &pre,
                 &new_state(&summary, back_to, now),
@@ -896,7 +932,8 @@ impl Matches {
         pre: Precondition,
         base: &str,
     ) -> Result<Outcome, ApiError> {
-        let (mut m, seats, seat) = self.load_seated(id, token, &pre).await?;
+        let mut conn = self.db.acquire().await?;
+        let (mut m, seats, seat) = self.load_seated(&mut conn, id, token, &pre).await?;
         if m.status != "ongoing" {
             return Err(finished(&m, "the match cannot be resigned").into());
         }
@@ -910,7 +947,8 @@ impl Matches {
         m.status = if winner.is_some() { "won" } else { "over" }.to_owned();
         m.winner = winner;
         m.reason = Some("resigned".to_owned());
-        self.keep_position(id, m, &seats, &pre, None, base).await
+        self.keep_position(&mut conn, id, m, &seats, &pre, None, base)
+            .await
     }
 
     /// `POST /v1/matches/{id}/join`
@@ -935,7 +973,8 @@ impl Matches {
         };
         // A lost race is read again: the seat may have been taken meanwhile.
         for _ in 0..3 {
-            let (mut m, mut seats) = self.load(id).await?;
+            let mut conn = self.db.acquire().await?;
+            let (mut m, mut seats) = Self::load(&mut conn, id).await?;
             let mut found = None;
             for (i, s) in seats.iter().enumerate() {
                 if let Some(stored) = &s.invite_hash {
@@ -962,7 +1001,7 @@ impl Matches {
             let token = Secret::generate(32)?;
             let now = now_ms();
             match store::take_seat(
-                &self.db,
+                &mut conn,
                 &m.id,
                 m.version,
                 &seats[i].seat,
@@ -1001,12 +1040,13 @@ impl Matches {
         req: &ForkRequest,
         base: &str,
     ) -> Result<Outcome, ApiError> {
-        let (parent, seats) = self.load(id).await?;
+        let mut conn = self.db.acquire().await?;
+        let (parent, seats) = Self::load(&mut conn, id).await?;
         if parent.status == "ongoing" {
             self.seat_of(&seats, token)?;
         }
         let ply = req.ply.unwrap_or(parent.ply);
-        let history = store::history(&self.db, &parent.id).await?;
+        let history = store::history(&mut conn, &parent.id).await?;
         let code = if ply == parent.ply {
             Some(parent.code.clone())
         } else {
@@ -1064,7 +1104,8 @@ impl Matches {
             joined_at: Some(now),
         }];
         let moves: Vec<MoveRow> = history.into_iter().filter(|mv| mv.ply <= ply).collect();
-        store::insert(&self.db, &row, &seats, &moves).await?;
+        store::insert(&mut conn, &row, &seats, &moves).await?;
+        drop(conn);
         let view = self.render(
             &row,
             &seats,

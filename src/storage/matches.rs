@@ -5,12 +5,17 @@
 //! `version` where it still has the version the caller read, so of two racing
 //! writes exactly one lands and the other gets [`StorageError::Conflict`]
 //! with nothing written. (Writing first also takes SQLite's write lock at
-//! once, so a transaction never has to upgrade a read lock.)
+//! once, so a transaction never has to upgrade a read lock.) On PostgreSQL a
+//! move is written as one statement (data-modifying `WITH` clauses), which is
+//! one transaction and one round trip.
+//!
+//! Every function runs on a connection the caller holds, so that reading a
+//! match and writing it back take the pool once.
 
 use sqlx::any::AnyRow;
-use sqlx::{Any, Row, Transaction};
+use sqlx::{Any, AnyConnection, Connection, Row, Transaction};
 
-use super::{Database, StorageError};
+use super::{Backend, StorageError};
 
 /// The most moves a match keeps.
 pub const HISTORY_CAP: i64 = 100;
@@ -105,6 +110,15 @@ pub struct NewState<'a> {
     pub now: i64,
 }
 
+/// The guarded `UPDATE` of a match row, with parameters `$1` to `$11`.
+macro_rules! update_match_sql {
+    () => {
+        "UPDATE matches SET code = $1, to_move = $2, ply = $3, status = $4, winner = $5, \
+         reason = $6, undo_seat = $7, undo_ply = $8, version = version + 1, updated_at = $9 \
+         WHERE id = $10 AND version = $11"
+    };
+}
+
 const MATCH_COLUMNS: &str = "id, game, mode, code, to_move, ply, version, status, winner, \
      reason, undo_seat, undo_ply, parent_id, parent_ply, created_at, updated_at";
 
@@ -148,12 +162,12 @@ fn move_row(r: &AnyRow) -> Result<MoveRow, sqlx::Error> {
 ///
 /// [`StorageError`].
 pub async fn insert(
-    db: &Database,
+    conn: &mut AnyConnection,
     m: &MatchRow,
     seats: &[SeatRow],
     moves: &[MoveRow],
 ) -> Result<(), StorageError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = conn.begin().await?;
     let sql = format!(
         "INSERT INTO matches ({MATCH_COLUMNS}) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
@@ -219,37 +233,36 @@ async fn insert_moves(
     Ok(())
 }
 
-/// A match and its seats.
+/// A match and its seats, in one query.
 ///
 /// # Errors
 ///
 /// [`StorageError`].
 pub async fn load(
-    db: &Database,
+    conn: &mut AnyConnection,
     id: &str,
 ) -> Result<Option<(MatchRow, Vec<SeatRow>)>, StorageError> {
-    let sql = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1");
-    let Some(row) = sqlx::query(&sql).bind(id).fetch_optional(db.pool()).await? else {
+    let sql = format!(
+        "SELECT {MATCH_COLUMNS}, seat, token_hash, invite_hash, joined_at FROM matches \
+         JOIN seats ON seats.match_id = matches.id WHERE matches.id = $1 \
+         ORDER BY joined_at IS NULL, joined_at, seat"
+    );
+    let rows = sqlx::query(&sql).bind(id).fetch_all(&mut *conn).await?;
+    let Some(first) = rows.first() else {
         return Ok(None);
     };
-    let m = match_row(&row)?;
-    let seats = sqlx::query(
-        "SELECT seat, token_hash, invite_hash, joined_at FROM seats \
-         WHERE match_id = $1 ORDER BY joined_at IS NULL, joined_at, seat",
-    )
-    .bind(id)
-    .fetch_all(db.pool())
-    .await?
-    .iter()
-    .map(|r| {
-        Ok(SeatRow {
-            seat: r.try_get(0)?,
-            token_hash: r.try_get(1)?,
-            invite_hash: r.try_get(2)?,
-            joined_at: r.try_get(3)?,
+    let m = match_row(first)?;
+    let seats = rows
+        .iter()
+        .map(|r| {
+            Ok(SeatRow {
+                seat: r.try_get(16)?,
+                token_hash: r.try_get(17)?,
+                invite_hash: r.try_get(18)?,
+                joined_at: r.try_get(19)?,
+            })
         })
-    })
-    .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
     Ok(Some((m, seats)))
 }
 
@@ -258,13 +271,13 @@ pub async fn load(
 /// # Errors
 ///
 /// [`StorageError`].
-pub async fn history(db: &Database, id: &str) -> Result<Vec<MoveRow>, StorageError> {
+pub async fn history(conn: &mut AnyConnection, id: &str) -> Result<Vec<MoveRow>, StorageError> {
     let rows = sqlx::query(
         "SELECT ply, seat, side, action, code_before, code_after, played_at FROM moves \
          WHERE match_id = $1 ORDER BY ply",
     )
     .bind(id)
-    .fetch_all(db.pool())
+    .fetch_all(&mut *conn)
     .await?;
     Ok(rows.iter().map(move_row).collect::<Result<_, _>>()?)
 }
@@ -274,14 +287,18 @@ pub async fn history(db: &Database, id: &str) -> Result<Vec<MoveRow>, StorageErr
 /// # Errors
 ///
 /// [`StorageError`].
-pub async fn move_at(db: &Database, id: &str, ply: i64) -> Result<Option<MoveRow>, StorageError> {
+pub async fn move_at(
+    conn: &mut AnyConnection,
+    id: &str,
+    ply: i64,
+) -> Result<Option<MoveRow>, StorageError> {
     let row = sqlx::query(
         "SELECT ply, seat, side, action, code_before, code_after, played_at FROM moves \
          WHERE match_id = $1 AND ply = $2",
     )
     .bind(id)
     .bind(ply)
-    .fetch_optional(db.pool())
+    .fetch_optional(&mut *conn)
     .await?;
     Ok(row.as_ref().map(move_row).transpose()?)
 }
@@ -292,7 +309,7 @@ pub async fn move_at(db: &Database, id: &str, ply: i64) -> Result<Option<MoveRow
 ///
 /// [`StorageError`].
 pub async fn last_move_of(
-    db: &Database,
+    conn: &mut AnyConnection,
     id: &str,
     seat: &str,
 ) -> Result<Option<MoveRow>, StorageError> {
@@ -302,7 +319,7 @@ pub async fn last_move_of(
     )
     .bind(id)
     .bind(seat)
-    .fetch_optional(db.pool())
+    .fetch_optional(&mut *conn)
     .await?;
     Ok(row.as_ref().map(move_row).transpose()?)
 }
@@ -317,36 +334,25 @@ pub async fn last_move_of(
 /// [`StorageError::Conflict`] when the match is no longer at `version`;
 /// nothing is written then.
 pub async fn write(
-    db: &Database,
+    conn: &mut AnyConnection,
+    backend: Backend,
     id: &str,
     version: i64,
     state: &NewState<'_>,
     truncate_after: Option<i64>,
     moves: &[MoveRow],
 ) -> Result<i64, StorageError> {
-    let mut tx = db.pool().begin().await?;
-    let (undo_seat, undo_ply) = match state.undo {
-        Some((seat, ply)) => (Some(seat), Some(ply)),
-        None => (None, None),
-    };
-    let done = sqlx::query(
-        "UPDATE matches SET code = $1, to_move = $2, ply = $3, status = $4, winner = $5, \
-         reason = $6, undo_seat = $7, undo_ply = $8, version = version + 1, updated_at = $9 \
-         WHERE id = $10 AND version = $11",
-    )
-    .bind(state.code)
-    .bind(state.to_move)
-    .bind(state.ply)
-    .bind(state.status)
-    .bind(state.winner)
-    .bind(state.reason)
-    .bind(undo_seat)
-    .bind(undo_ply)
-    .bind(state.now)
-    .bind(id)
-    .bind(version)
-    .execute(&mut *tx)
-    .await?;
+    // The plies at or below this one fall out of the history.
+    let cap = (!moves.is_empty() && state.ply > HISTORY_CAP).then(|| state.ply - HISTORY_CAP);
+    // One statement cannot both drop and re-add a ply: an undo (which adds
+    // nothing) or a move (which drops nothing above it) only.
+    if backend == Backend::Postgres && (truncate_after.is_none() || moves.is_empty()) {
+        return write_one_statement(conn, id, version, state, truncate_after, moves, cap).await;
+    }
+    let mut tx = conn.begin().await?;
+    let done = bind_update(sqlx::query(update_match_sql!()), state, id, version)
+        .execute(&mut *tx)
+        .await?;
     if done.rows_affected() != 1 {
         tx.rollback().await?;
         return Err(StorageError::Conflict);
@@ -359,15 +365,116 @@ pub async fn write(
             .await?;
     }
     insert_moves(&mut tx, id, moves).await?;
-    if !moves.is_empty() && state.ply > HISTORY_CAP {
+    if let Some(below) = cap {
         sqlx::query("DELETE FROM moves WHERE match_id = $1 AND ply <= $2")
             .bind(id)
-            .bind(state.ply - HISTORY_CAP)
+            .bind(below)
             .execute(&mut *tx)
             .await?;
     }
     tx.commit().await?;
     Ok(version + 1)
+}
+
+type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
+
+/// Binds the parameters of [`update_match_sql`] to `query`.
+fn bind_update<'q>(
+    query: AnyQuery<'q>,
+    state: &NewState<'q>,
+    id: &'q str,
+    version: i64,
+) -> AnyQuery<'q> {
+    let (undo_seat, undo_ply) = state.undo.unzip();
+    query
+        .bind(state.code)
+        .bind(state.to_move)
+        .bind(state.ply)
+        .bind(state.status)
+        .bind(state.winner)
+        .bind(state.reason)
+        .bind(undo_seat)
+        .bind(undo_ply)
+        .bind(state.now)
+        .bind(id)
+        .bind(version)
+}
+
+/// [`write`] on PostgreSQL as one statement: the guarded update, then the
+/// deletes and inserts, each conditional on the update having found the
+/// match at `version`.
+async fn write_one_statement(
+    conn: &mut AnyConnection,
+    id: &str,
+    version: i64,
+    state: &NewState<'_>,
+    truncate_after: Option<i64>,
+    moves: &[MoveRow],
+    cap: Option<i64>,
+) -> Result<i64, StorageError> {
+    let mut sql = String::from(concat!(
+        "WITH u AS (",
+        update_match_sql!(),
+        " RETURNING id)"
+    ));
+    let mut n = 11;
+    let mut param = || {
+        n += 1;
+        format!("${n}")
+    };
+    if truncate_after.is_some() {
+        sql.push_str(&format!(
+            ", t AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply > {})",
+            param()
+        ));
+    }
+    if !moves.is_empty() {
+        let rows: Vec<String> = moves
+            .iter()
+            .map(|_| {
+                format!(
+                    "({})",
+                    (0..7).map(|_| param()).collect::<Vec<_>>().join(", ")
+                )
+            })
+            .collect();
+        sql.push_str(&format!(
+            ", i AS (INSERT INTO moves (match_id, ply, seat, side, action, code_before, \
+             code_after, played_at) SELECT u.id, v.* FROM u, (VALUES {}) AS v)",
+            rows.join(", ")
+        ));
+    }
+    if cap.is_some() {
+        sql.push_str(&format!(
+            ", c AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply <= {})",
+            param()
+        ));
+    }
+    sql.push_str(" SELECT count(*) FROM u");
+    let mut query = bind_update(sqlx::query(&sql), state, id, version);
+    if let Some(after) = truncate_after {
+        query = query.bind(after);
+    }
+    for mv in moves {
+        query = query
+            .bind(mv.ply)
+            .bind(&mv.seat)
+            .bind(&mv.side)
+            .bind(&mv.action)
+            .bind(&mv.code_before)
+            .bind(&mv.code_after)
+            .bind(mv.played_at);
+    }
+    if let Some(below) = cap {
+        query = query.bind(below);
+    }
+    let row = query.fetch_one(&mut *conn).await?;
+    let updated: i64 = row.try_get(0)?;
+    if updated == 1 {
+        Ok(version + 1)
+    } else {
+        Err(StorageError::Conflict)
+    }
 }
 
 /// Gives an open seat its token, if the match is still at `version` and the
@@ -377,14 +484,14 @@ pub async fn write(
 ///
 /// [`StorageError::Conflict`] when either has changed; nothing is written.
 pub async fn take_seat(
-    db: &Database,
+    conn: &mut AnyConnection,
     id: &str,
     version: i64,
     seat: &str,
     token_hash: &str,
     now: i64,
 ) -> Result<i64, StorageError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = conn.begin().await?;
     let bumped = sqlx::query(
         "UPDATE matches SET version = version + 1, updated_at = $1 WHERE id = $2 AND version = $3",
     )

@@ -10,7 +10,8 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyPool, Executor};
 
 /// Which server a pool talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,6 +127,7 @@ impl Database {
                 // instead of in SQLite's busy handler, which sleeps. A memory
                 // database lives as long as its one connection.
                 AnyPoolOptions::new()
+                    .test_before_acquire(false)
                     .max_connections(1)
                     .min_connections(1)
                     .acquire_timeout(settings.acquire_timeout)
@@ -148,7 +150,11 @@ impl Database {
                     .await?
             }
             Backend::Postgres => {
+                // No ping before each use: a connection that has died fails
+                // its query, which answers 503, and is closed when it goes
+                // back to the pool (sqlx checks it then).
                 AnyPoolOptions::new()
+                    .test_before_acquire(false)
                     .max_connections(settings.max_connections.max(1))
                     .acquire_timeout(settings.acquire_timeout)
                     .connect(url)
@@ -157,6 +163,15 @@ impl Database {
         };
         sqlx::migrate!("./migrations").run(&pool).await?;
         Ok(Database { pool, backend })
+    }
+
+    /// A connection from the pool, for one request's reads and writes.
+    ///
+    /// # Errors
+    ///
+    /// [`StorageError::Unavailable`] when none can be had in time.
+    pub async fn acquire(&self) -> Result<PoolConnection<Any>, StorageError> {
+        Ok(self.pool.acquire().await?)
     }
 
     /// The pool.
