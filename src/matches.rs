@@ -796,8 +796,8 @@ impl Matches {
                 )
                 .await?;
             apply(&mut m, &summary, ply, version, now);
-            let view = self.render(&m, &seats, None, base, None)?;
-            return Ok((Outcome { view, id, version }, true));
+            drop(conn);
+            return Ok((self.outcome(id, &m, &seats, base)?, true));
         }
         if m.status != "ongoing" {
             return Err(finished(&m, "no takeback can be offered").into());
@@ -812,9 +812,7 @@ impl Matches {
                 .into());
             }
             // The same seat asking again: the offer stands.
-            let view = self.render(&m, &seats, None, base, None)?;
-            let version = m.version;
-            return Ok((Outcome { view, id, version }, false));
+            return Ok((self.outcome(id, &m, &seats, base)?, false));
         }
         let Some(last) = store::last_move_of(&mut conn, &m.id, &seat).await? else {
             return Err(nothing_to_undo(
@@ -823,34 +821,43 @@ impl Matches {
             ));
         };
         let offer = Some((seat, last.ply - 1));
-        let outcome = self
-            .keep_position(&mut conn, id, m, &seats, &pre, offer, base)
-            .await?;
-        Ok((outcome, false))
+        let m = self.keep_position(&mut conn, m, &pre, offer).await?;
+        drop(conn);
+        Ok((self.outcome(id, &m, &seats, base)?, false))
     }
 
     /// Writes a match with its position unchanged, its status as `m` now
-    /// holds it and `offer` as its takeback offer, and renders it.
+    /// holds it and `offer` as its takeback offer; returns it as written.
     async fn keep_position(
         &self,
         conn: &mut AnyConnection,
-        id: MatchId,
         mut m: MatchRow,
-        seats: &[SeatRow],
         pre: &Precondition,
         offer: Option<(String, i64)>,
-        base: &str,
-    ) -> Result<Outcome, ApiError> {
+    ) -> Result<MatchRow, ApiError> {
         let now = now_ms();
         let undo = offer.as_ref().map(|(seat, ply)| (seat.as_str(), *ply));
-        let version = self
+        m.version = self
             .write(conn, &m, pre, &same_state(&m, undo, now), None, &[])
             .await?;
         (m.undo_seat, m.undo_ply) = offer.unzip();
-        m.version = version;
         m.updated_at = now;
-        let view = self.render(&m, seats, None, base, None)?;
-        Ok(Outcome { view, id, version })
+        Ok(m)
+    }
+
+    /// The answer of a write: the match's view, without secrets.
+    fn outcome(
+        &self,
+        id: MatchId,
+        m: &MatchRow,
+        seats: &[SeatRow],
+        base: &str,
+    ) -> Result<Outcome, ApiError> {
+        Ok(Outcome {
+            view: self.render(m, seats, None, base, None)?,
+            id,
+            version: m.version,
+        })
     }
 
     /// `POST /v1/matches/{id}/undo/accept` (`accept`) and `/undo/decline`.
@@ -886,8 +893,9 @@ impl Matches {
         if !accept {
             // Either seat may decline; the offerer so withdraws it.
             return self
-                .keep_position(&mut conn, id, m, &seats, &pre, None, base)
-                .await;
+                .keep_position(&mut conn, m, &pre, None)
+                .await
+                .and_then(|m| self.outcome(id, &m, &seats, base));
         }
         if offerer == seat {
             return Err(Problem::new(
@@ -915,8 +923,8 @@ impl Matches {
             )
             .await?;
         apply(&mut m, &summary, back_to, version, now);
-        let view = self.render(&m, &seats, None, base, None)?;
-        Ok(Outcome { view, id, version })
+        drop(conn);
+        self.outcome(id, &m, &seats, base)
     }
 
     /// `POST /v1/matches/{id}/resign`
@@ -947,8 +955,9 @@ impl Matches {
         m.status = if winner.is_some() { "won" } else { "over" }.to_owned();
         m.winner = winner;
         m.reason = Some("resigned".to_owned());
-        self.keep_position(&mut conn, id, m, &seats, &pre, None, base)
+        self.keep_position(&mut conn, m, &pre, None)
             .await
+            .and_then(|m| self.outcome(id, &m, &seats, base))
     }
 
     /// `POST /v1/matches/{id}/join`
