@@ -774,28 +774,13 @@ impl Matches {
     ) -> Result<(Outcome, bool), ApiError> {
         let mut conn = self.db.acquire().await?;
         let (mut m, seats, seat) = self.load_seated(&mut conn, id, token, &pre).await?;
-        let now = now_ms();
         if m.mode != "duel" {
             if m.reason.as_deref() == Some("resigned") {
                 return Err(finished(&m, "a resigned match cannot be undone").into());
             }
-            let last = store::move_at(&mut conn, &m.id, m.ply).await?;
-            let Some(last) = last else {
-                return Err(nothing_to_undo(&m, "no kept move to take back"));
-            };
-            let summary = games::summary(game_of(&m)?, &last.code_before)?;
             let ply = m.ply - 1;
-            let version = self
-                .write(
-                    &mut conn,
-                    &m,
-                    &pre,
-                    &new_state(&summary, ply, now),
-                    Some(ply),
-                    &[],
-                )
+            self.go_back(&mut conn, &mut m, &pre, ply, "no kept move to take back")
                 .await?;
-            apply(&mut m, &summary, ply, version, now);
             drop(conn);
             return Ok((self.outcome(id, &m, &seats, base)?, true));
         }
@@ -824,6 +809,28 @@ impl Matches {
         let m = self.keep_position(&mut conn, m, &pre, offer).await?;
         drop(conn);
         Ok((self.outcome(id, &m, &seats, base)?, false))
+    }
+
+    /// Takes a match back to `ply`, the position before kept move `ply + 1`,
+    /// dropping the kept moves after it.
+    async fn go_back(
+        &self,
+        conn: &mut AnyConnection,
+        m: &mut MatchRow,
+        pre: &Precondition,
+        ply: i64,
+        why: &str,
+    ) -> Result<(), ApiError> {
+        let Some(row) = store::move_at(conn, &m.id, ply + 1).await? else {
+            return Err(nothing_to_undo(m, why));
+        };
+        let summary = games::summary(game_of(m)?, &row.code_before)?;
+        let now = now_ms();
+        let version = self
+            .write(conn, m, pre, &new_state(&summary, ply, now), Some(ply), &[])
+            .await?;
+        apply(m, &summary, ply, version, now);
+        Ok(())
     }
 
     /// Writes a match with its position unchanged, its status as `m` now
@@ -904,25 +911,8 @@ impl Matches {
             )
             .into());
         }
-        let Some(row) = store::move_at(&mut conn, &m.id, back_to + 1).await? else {
-            return Err(nothing_to_undo(
-                &m,
-                "the move offered back is no longer kept",
-            ));
-        };
-        let summary = games::summary(game_of(&m)?, &row.code_before)?;
-        let now = now_ms();
-        let version = self
-            .write(
-                &mut conn,
-                &m,
-                &pre,
-                &new_state(&summary, back_to, now),
-                Some(back_to),
-                &[],
-            )
-            .await?;
-        apply(&mut m, &summary, back_to, version, now);
+        let why = "the move offered back is no longer kept";
+        self.go_back(&mut conn, &mut m, &pre, back_to, why).await?;
         drop(conn);
         self.outcome(id, &m, &seats, base)
     }

@@ -797,9 +797,10 @@ async fn unguarded_races_never_lose_or_duplicate_a_move(backend: Backend) {
     };
     let app = Arc::new(app);
     let (seat, _) = created(&app, json!({ "game": "gomoku", "mode": "solo" })).await;
-    // Thirty different points: each is legal whenever it lands.
+    // Thirty points, no two adjacent (every other file and rank): each is
+    // legal whenever it lands, and no order of them makes a five.
     let plays = (0..30u8)
-        .map(|i| format!("{}{}", char::from(b'a' + i % 15), 1 + i / 15))
+        .map(|i| format!("{}{}", char::from(b'a' + 2 * (i % 8)), 1 + 2 * (i / 8)))
         .collect();
     let (ok, refused) = race(app.clone(), &seat, None, plays).await;
     for res in refused {
