@@ -148,7 +148,7 @@ impl From<StorageError> for ApiError {
                 tracing::warn!(error = %cause, "database unavailable");
                 Problem::new(
                     ProblemKind::DatabaseUnavailable,
-                    "the database cannot be reached just now; nothing was written",
+                    "the database cannot be reached just now; read the match before retrying a write (a write cut off mid-way may have landed)",
                 )
                 .into()
             }
@@ -375,14 +375,19 @@ impl Matches {
         conn: &mut AnyConnection,
         id: MatchId,
     ) -> Result<(MatchRow, Vec<SeatRow>), ApiError> {
-        store::load(conn, &id.to_string()).await?.ok_or_else(|| {
-            Problem::new(
-                ProblemKind::UnknownMatch,
-                format!("no match has the id {id}"),
-            )
-            .with("id", id.to_string())
-            .into()
-        })
+        store::load(conn, &id.to_string())
+            .await?
+            .ok_or_else(|| unknown(id))
+    }
+
+    /// A match and its kept moves, from one snapshot.
+    async fn load_history(
+        conn: &mut AnyConnection,
+        id: MatchId,
+    ) -> Result<(MatchRow, Vec<MoveRow>), ApiError> {
+        store::with_history(conn, &id.to_string())
+            .await?
+            .ok_or_else(|| unknown(id))
     }
 
     /// Loads a match for a write by a seat: the token must be one of its
@@ -643,12 +648,7 @@ impl Matches {
     ///
     /// `unknown-match`; storage errors.
     pub async fn history(&self, id: MatchId) -> Result<(Vec<u8>, i64), ApiError> {
-        let (m, moves) = {
-            let mut conn = self.db.acquire().await?;
-            let (m, _) = Self::load(&mut conn, id).await?;
-            let moves = store::history(&mut conn, &m.id).await?;
-            (m, moves)
-        };
+        let (m, moves) = Self::load_history(&mut *self.db.acquire().await?, id).await?;
         let moves: Vec<Value> = moves
             .iter()
             .map(|mv| {
@@ -717,8 +717,11 @@ impl Matches {
         actions: &[String],
         base: &str,
     ) -> Result<Outcome, ApiError> {
-        let mut conn = self.db.acquire().await?;
-        let (mut m, seats, seat) = self.load_seated(&mut conn, id, token, &pre).await?;
+        // The connection is not held while the rules run: on SQLite it is
+        // the only one. The version guards the write.
+        let (mut m, seats, seat) = self
+            .load_seated(&mut *self.db.acquire().await?, id, token, &pre)
+            .await?;
         if m.status != "ongoing" {
             return Err(finished(&m, "no action can be played").into());
         }
@@ -746,8 +749,16 @@ impl Matches {
         let ply = m.ply + played.plies.len() as i64;
         let state = new_state(&played.summary, ply, now);
         // A move withdraws any takeback offer (`undo: None`).
-        let version = self.write(&mut conn, &m, &pre, &state, None, &rows).await?;
-        drop(conn);
+        let version = self
+            .write(
+                &mut *self.db.acquire().await?,
+                &m,
+                &pre,
+                &state,
+                None,
+                &rows,
+            )
+            .await?;
         apply(&mut m, &played.summary, ply, version, now);
         Ok(Outcome {
             view: self.render(&m, &seats, Some(played.view), base, None)?,
@@ -1044,8 +1055,9 @@ impl Matches {
         if parent.status == "ongoing" {
             self.seat_of(&seats, token)?;
         }
+        // The position and the history to copy, from one snapshot.
+        let (parent, history) = Self::load_history(&mut conn, id).await?;
         let ply = req.ply.unwrap_or(parent.ply);
-        let history = store::history(&mut conn, &parent.id).await?;
         let code = if ply == parent.ply {
             Some(parent.code.clone())
         } else {
@@ -1056,7 +1068,7 @@ impl Matches {
                 .or_else(|| {
                     history
                         .iter()
-                        .find(|mv| mv.ply == ply + 1)
+                        .find(|mv| Some(mv.ply) == ply.checked_add(1))
                         .map(|mv| mv.code_before.clone())
                 })
         };
@@ -1161,6 +1173,15 @@ fn check_version(m: &MatchRow, pre: &Precondition) -> Result<(), ApiError> {
         }
         _ => Ok(()),
     }
+}
+
+fn unknown(id: MatchId) -> ApiError {
+    Problem::new(
+        ProblemKind::UnknownMatch,
+        format!("no match has the id {id}"),
+    )
+    .with("id", id.to_string())
+    .into()
 }
 
 fn nothing_to_undo(m: &MatchRow, detail: &str) -> ApiError {

@@ -271,7 +271,7 @@ impl ProblemKind {
             ProblemKind::MethodNotAllowed => "The route exists but does not take this method; `allow` lists those it takes.",
             ProblemKind::Internal => "Something failed inside the service. The request may be retried; the cause is in the service's logs.",
             ProblemKind::MatchesDisabled => "The service was started with --database-url none: the stateless API works, persisted matches do not.",
-            ProblemKind::DatabaseUnavailable => "The database cannot be reached just now; nothing was written. Retry after the seconds in Retry-After; the stateless API keeps working.",
+            ProblemKind::DatabaseUnavailable => "The database cannot be reached just now. Retry after the seconds in Retry-After, with If-Match: a write cut off mid-way may have landed, and If-Match keeps it from landing twice. The stateless API keeps working.",
             ProblemKind::InvalidMatchId => "The match id in the path is not a UUID.",
             ProblemKind::UnknownMatch => "No match has this id.",
             ProblemKind::Unauthorized => "Send the seat token given when the match was created, joined or forked, as Authorization: Bearer <token>.",

@@ -143,17 +143,20 @@ fn match_row(r: &AnyRow) -> Result<MatchRow, sqlx::Error> {
     })
 }
 
-fn move_row(r: &AnyRow) -> Result<MoveRow, sqlx::Error> {
+/// A move from the columns of [`MOVE_COLUMNS`], starting at column `at`.
+fn move_row(r: &AnyRow, at: usize) -> Result<MoveRow, sqlx::Error> {
     Ok(MoveRow {
-        ply: r.try_get(0)?,
-        seat: r.try_get(1)?,
-        side: r.try_get(2)?,
-        action: r.try_get(3)?,
-        code_before: r.try_get(4)?,
-        code_after: r.try_get(5)?,
-        played_at: r.try_get(6)?,
+        ply: r.try_get(at)?,
+        seat: r.try_get(at + 1)?,
+        side: r.try_get(at + 2)?,
+        action: r.try_get(at + 3)?,
+        code_before: r.try_get(at + 4)?,
+        code_after: r.try_get(at + 5)?,
+        played_at: r.try_get(at + 6)?,
     })
 }
+
+const MOVE_COLUMNS: &str = "ply, seat, side, action, code_before, code_after, played_at";
 
 /// Inserts a new match with its seats and (for a fork) its copied history,
 /// in one transaction.
@@ -266,20 +269,43 @@ pub async fn load(
     Ok(Some((m, seats)))
 }
 
-/// The kept moves of a match, oldest first.
+/// A match and its kept moves, oldest first, read in one query so that
+/// both come from one snapshot (the history always belongs to the row).
 ///
 /// # Errors
 ///
 /// [`StorageError`].
-pub async fn history(conn: &mut AnyConnection, id: &str) -> Result<Vec<MoveRow>, StorageError> {
-    let rows = sqlx::query(
-        "SELECT ply, seat, side, action, code_before, code_after, played_at FROM moves \
-         WHERE match_id = $1 ORDER BY ply",
-    )
-    .bind(id)
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(rows.iter().map(move_row).collect::<Result<_, _>>()?)
+pub async fn with_history(
+    conn: &mut AnyConnection,
+    id: &str,
+) -> Result<Option<(MatchRow, Vec<MoveRow>)>, StorageError> {
+    let match_columns: Vec<String> = MATCH_COLUMNS
+        .split(", ")
+        .map(|c| format!("m.{c}"))
+        .collect();
+    let move_columns: Vec<String> = MOVE_COLUMNS
+        .split(", ")
+        .map(|c| format!("mv.{c}"))
+        .collect();
+    let sql = format!(
+        "SELECT {}, {} FROM matches m LEFT JOIN moves mv ON mv.match_id = m.id \
+         WHERE m.id = $1 ORDER BY mv.ply",
+        match_columns.join(", "),
+        move_columns.join(", ")
+    );
+    let rows = sqlx::query(&sql).bind(id).fetch_all(&mut *conn).await?;
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let m = match_row(first)?;
+    let mut moves = Vec::with_capacity(rows.len());
+    for r in &rows {
+        // A match without kept moves comes back as one row of NULLs.
+        if r.try_get::<Option<i64>, _>(16)?.is_some() {
+            moves.push(move_row(r, 16)?);
+        }
+    }
+    Ok(Some((m, moves)))
 }
 
 /// One kept move, by ply.
@@ -292,15 +318,14 @@ pub async fn move_at(
     id: &str,
     ply: i64,
 ) -> Result<Option<MoveRow>, StorageError> {
-    let row = sqlx::query(
-        "SELECT ply, seat, side, action, code_before, code_after, played_at FROM moves \
-         WHERE match_id = $1 AND ply = $2",
-    )
+    let row = sqlx::query(&format!(
+        "SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = $1 AND ply = $2"
+    ))
     .bind(id)
     .bind(ply)
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(row.as_ref().map(move_row).transpose()?)
+    Ok(row.as_ref().map(|r| move_row(r, 0)).transpose()?)
 }
 
 /// The latest kept move a seat played.
@@ -313,15 +338,15 @@ pub async fn last_move_of(
     id: &str,
     seat: &str,
 ) -> Result<Option<MoveRow>, StorageError> {
-    let row = sqlx::query(
-        "SELECT ply, seat, side, action, code_before, code_after, played_at FROM moves \
-         WHERE match_id = $1 AND seat = $2 ORDER BY ply DESC LIMIT 1",
-    )
+    let row = sqlx::query(&format!(
+        "SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = $1 AND seat = $2 \
+             ORDER BY ply DESC LIMIT 1"
+    ))
     .bind(id)
     .bind(seat)
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(row.as_ref().map(move_row).transpose()?)
+    Ok(row.as_ref().map(|r| move_row(r, 0)).transpose()?)
 }
 
 /// Moves a match to a new current state in one transaction, if it is still

@@ -13,6 +13,9 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool, Executor};
 
+/// The migrations under `migrations/`, embedded at build time.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
 /// Which server a pool talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -44,7 +47,8 @@ pub struct Database {
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {
     /// The database cannot be reached (no connection, connection lost,
-    /// server shutting down, file locked): nothing was written.
+    /// server shutting down, file locked). A write cut off mid-way may have
+    /// landed: callers read before they retry.
     #[error("the database cannot be reached: {0}")]
     Unavailable(#[source] sqlx::Error),
     /// A guarded write found the row changed since it was read.
@@ -75,21 +79,32 @@ fn is_unavailable(e: &sqlx::Error) -> bool {
         | sqlx::Error::PoolClosed
         | sqlx::Error::WorkerCrashed
         | sqlx::Error::Protocol(_) => true,
-        sqlx::Error::Database(db) => match db.code() {
-            // PostgreSQL: class 08 (connection exception), 57P01-57P03
-            // (shutting down, cannot connect now), 53300 (too many
-            // connections). SQLite: 5 and 6 (busy, locked).
-            Some(code) => {
-                code.starts_with("08")
-                    || code.starts_with("57P")
-                    || code == "53300"
-                    || code == "5"
-                    || code == "6"
+        sqlx::Error::Database(db) => {
+            if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+                // SQLite gives extended codes: the primary code is the low
+                // byte. Busy, locked, read-only, I/O error, disk full,
+                // cannot open: the file, not the query, is at fault.
+                let primary = db
+                    .code()
+                    .and_then(|c| c.parse::<u32>().ok())
+                    .map(|c| c & 0xff);
+                matches!(primary, Some(5 | 6 | 8 | 10 | 13 | 14))
+            } else {
+                // PostgreSQL: class 08 (connection exception), 57P01-57P03
+                // (shutting down, cannot connect now), 53300 (too many
+                // connections).
+                db.code().is_some_and(|code| {
+                    code.starts_with("08") || code.starts_with("57P") || code == "53300"
+                })
             }
-            None => false,
-        },
+        }
         _ => false,
     }
+}
+
+/// Whether a SQLite URL names a memory database.
+fn is_memory(url: &str) -> bool {
+    url.contains(":memory:") || url.contains("mode=memory")
 }
 
 impl Database {
@@ -113,7 +128,7 @@ impl Database {
         };
         let pool = match backend {
             Backend::Sqlite => {
-                let memory = url.contains(":memory:") || url.contains("mode=memory");
+                let memory = is_memory(url);
                 let url = if memory || url.contains("mode=") {
                     url.to_owned()
                 } else {
@@ -143,6 +158,14 @@ impl Database {
                                  PRAGMA busy_timeout = 5000",
                             )
                             .await?;
+                            if memory {
+                                // A memory database is new with each
+                                // connection (should its one connection ever
+                                // be replaced): it gets its tables here.
+                                for migration in MIGRATOR.iter() {
+                                    conn.execute(&*migration.sql).await?;
+                                }
+                            }
                             Ok(())
                         })
                     })
@@ -161,7 +184,9 @@ impl Database {
                     .await?
             }
         };
-        sqlx::migrate!("./migrations").run(&pool).await?;
+        if backend == Backend::Postgres || !is_memory(url) {
+            MIGRATOR.run(&pool).await?;
+        }
         Ok(Database { pool, backend })
     }
 

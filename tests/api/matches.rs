@@ -669,7 +669,7 @@ async fn forks_copy_the_kept_history_and_go_their_own_way(backend: Backend) {
     // And at ply 0, the start.
     let res = fork(&app, &red.id, Some(&red.token), 0).await;
     assert_eq!(res.json()["state"]["code"], START);
-    for ply in [-1, 7, 1000] {
+    for ply in [-1, 7, 1000, i64::MAX, i64::MIN] {
         let p = fork(&app, &red.id, Some(&red.token), ply)
             .await
             .problem(422, "ply-not-kept");
@@ -929,6 +929,17 @@ async fn seat_tokens_are_stored_only_as_hashes(backend: Backend) {
             assert!(!hash.contains(&red.token));
         }
     }
+}
+
+#[tokio::test]
+async fn a_memory_database_keeps_matches_while_the_service_runs() {
+    let app = spawn_app_with(settings("sqlite::memory:")).await;
+    let (seat, _) = created(&app, json!({ "game": "quoridor" })).await;
+    played(&app, &seat, &["e2"]).await;
+    let v = view(&app, &seat.id).await;
+    assert_eq!(v["ply"], 1);
+    assert_eq!(v["to_move"], "2");
+    assert_eq!(history(&app, &seat.id).await.len(), 1);
 }
 
 #[tokio::test]
