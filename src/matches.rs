@@ -20,7 +20,7 @@ use subtle::ConstantTimeEq;
 use crate::games::{self, Summary};
 use crate::problem::{ApiError, Problem, ProblemKind};
 use crate::storage::matches::{self as store, MatchRow, MoveRow, NewState, SeatRow, HISTORY_CAP};
-use crate::storage::{Database, StorageError};
+use crate::storage::{Backend, Database, StorageError};
 use crate::wire::StartQuery;
 
 /// A match id: a UUID, written hyphenated in lower case.
@@ -717,11 +717,12 @@ impl Matches {
         actions: &[String],
         base: &str,
     ) -> Result<Outcome, ApiError> {
-        // The connection is not held while the rules run: on SQLite it is
-        // the only one. The version guards the write.
-        let (mut m, seats, seat) = self
-            .load_seated(&mut *self.db.acquire().await?, id, token, &pre)
-            .await?;
+        let mut conn = self.db.acquire().await?;
+        let (mut m, seats, seat) = self.load_seated(&mut conn, id, token, &pre).await?;
+        // On SQLite the one connection is not held while the rules run (the
+        // version guards the write); on PostgreSQL it is, as each return to
+        // the pool costs a round trip.
+        let mut held = (self.db.backend() == Backend::Postgres).then_some(conn);
         if m.status != "ongoing" {
             return Err(finished(&m, "no action can be played").into());
         }
@@ -749,16 +750,12 @@ impl Matches {
         let ply = m.ply + played.plies.len() as i64;
         let state = new_state(&played.summary, ply, now);
         // A move withdraws any takeback offer (`undo: None`).
-        let version = self
-            .write(
-                &mut *self.db.acquire().await?,
-                &m,
-                &pre,
-                &state,
-                None,
-                &rows,
-            )
-            .await?;
+        let mut conn = match held.take() {
+            Some(conn) => conn,
+            None => self.db.acquire().await?,
+        };
+        let version = self.write(&mut conn, &m, &pre, &state, None, &rows).await?;
+        drop(conn);
         apply(&mut m, &played.summary, ply, version, now);
         Ok(Outcome {
             view: self.render(&m, &seats, Some(played.view), base, None)?,
