@@ -521,7 +521,7 @@ impl Matches {
                     .with("field", "from")
                     .into());
                 }
-                games::summary(kind, code)?
+                games::summary(kind, code).map_err(|e| as_body_field(e, "from"))?
             }
             None => games::start_summary(
                 kind,
@@ -530,7 +530,8 @@ impl Matches {
                     seed: req.seed,
                     size: req.size,
                 },
-            )?,
+            )
+            .map_err(|e| as_body_field(e, ""))?,
         };
         let players = games::players(kind);
         let mode = req.mode.unwrap_or(if players.len() > 1 {
@@ -1169,6 +1170,24 @@ fn check_version(m: &MatchRow, pre: &Precondition) -> Result<(), ApiError> {
             Err(stale(asked, Some(m.version)))
         }
         _ => Ok(()),
+    }
+}
+
+/// The stateless API's problems name query parameters and path segments;
+/// here the same values are members of the body. A refused start parameter
+/// becomes `invalid-field`, and a refused code names `rename` (its member).
+fn as_body_field(e: ApiError, rename: &str) -> ApiError {
+    match e {
+        ApiError::Problem(mut p) => {
+            if p.kind == ProblemKind::InvalidQuery {
+                p.kind = ProblemKind::InvalidField;
+            }
+            if !rename.is_empty() && p.extensions.contains_key("field") {
+                p = p.with("field", rename);
+            }
+            ApiError::Problem(p)
+        }
+        other => other,
     }
 }
 

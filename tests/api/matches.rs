@@ -326,9 +326,28 @@ async fn refusals_name_what_is_wrong(backend: Backend) {
         .await
         .problem(400, "invalid-field");
     assert_eq!(p["field"], "from");
-    create(&app, json!({ "game": "xiangqi", "from": "nonsense" }))
+    let p = create(&app, json!({ "game": "xiangqi", "from": "nonsense" }))
         .await
         .problem(400, "invalid-code");
+    assert_eq!(p["field"], "from");
+    let p = create(&app, json!({ "game": "gomoku", "size": 17 }))
+        .await
+        .problem(400, "invalid-field");
+    assert_eq!(p["field"], "size");
+    create(&app, json!({ "game": "xiangqi", "variant": "blitz" }))
+        .await
+        .problem(400, "unknown-variant");
+    // A game may start from any position, some moves in.
+    let (from, v) = created(
+        &app,
+        json!({ "game": "xiangqi", "from": stateless(&app, "xiangqi", START, &["h2e2"]).await }),
+    )
+    .await;
+    assert_eq!(
+        (v["ply"].clone(), v["to_move"].clone(), v["seat"].clone()),
+        (json!(0), json!("black"), json!("black"))
+    );
+    played(&app, &from, &["h9g7"]).await;
     create(&app, json!({ "game": "xiangqi", "colour": "red" }))
         .await
         .problem(400, "malformed-body");
