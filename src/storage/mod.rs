@@ -137,6 +137,7 @@ impl Database {
                     format!("{url}{sep}mode=rwc")
                 };
                 let options = AnyConnectOptions::from_str(&url)?;
+                let busy_ms = settings.acquire_timeout.as_millis();
                 // One connection: SQLite has one writer at a time anyway, and
                 // a single connection queues writers in the pool, fairly,
                 // instead of in SQLite's busy handler, which sleeps. A memory
@@ -153,11 +154,13 @@ impl Database {
                             if !memory {
                                 conn.execute("PRAGMA journal_mode = WAL").await?;
                             }
-                            conn.execute(
+                            // A file another process holds locked is waited
+                            // for as long as a connection would be, then 503.
+                            let pragmas = format!(
                                 "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
-                                 PRAGMA busy_timeout = 5000",
-                            )
-                            .await?;
+                                 PRAGMA busy_timeout = {busy_ms}"
+                            );
+                            conn.execute(pragmas.as_str()).await?;
                             if memory {
                                 // A memory database is new with each
                                 // connection (should its one connection ever

@@ -1,6 +1,7 @@
-//! The database going away and coming back: a TCP proxy between the service
-//! and PostgreSQL is cut (every open connection closed, new ones refused)
-//! and restored, while the service keeps running.
+//! The database going away and coming back while the service keeps running:
+//! a TCP proxy between the service and PostgreSQL is cut (every open
+//! connection closed, new ones refused) and restored; another process takes
+//! a SQLite file's write lock and releases it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -147,4 +148,40 @@ async fn the_service_does_not_start_on_a_database_it_cannot_reach() {
         .err()
         .expect("an unknown scheme is refused");
     assert!(format!("{err:#}").contains("neither sqlite"), "{err:#}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_file_locked_by_another_process_answers_503_until_released() {
+    use sqlx::{Connection, Executor, SqliteConnection};
+
+    let db = TestDb::new(Backend::Sqlite).await.expect("a SQLite file");
+    let app = spawn_app_with(settings(&db.url)).await;
+    let res = app
+        .post_json("/v1/matches", &json!({ "game": "gomoku", "mode": "solo" }))
+        .await;
+    assert_eq!(res.status, 201);
+    let v = res.json();
+    let id = v["id"].as_str().expect("id").to_owned();
+    let token = v["token"].as_str().expect("token").to_owned();
+    assert_eq!(play(&app, &id, &token, "h8").await.status, 200);
+
+    // Another process takes the file's write lock and keeps it.
+    let mut other = SqliteConnection::connect(&db.url)
+        .await
+        .expect("a second connection to the file");
+    other
+        .execute("BEGIN EXCLUSIVE")
+        .await
+        .expect("the write lock");
+    let res = play(&app, &id, &token, "h9").await;
+    res.problem(503, "database-unavailable");
+    // Readers are not blocked (WAL), nor is the stateless API.
+    assert_eq!(app.get(&format!("/v1/matches/{id}")).await.status, 200);
+    assert_eq!(app.get("/v1/gomoku/start").await.status, 200);
+
+    other.execute("COMMIT").await.expect("the lock released");
+    let res = play(&app, &id, &token, "h9").await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    assert_eq!(res.json()["ply"], 2);
+    other.close().await.expect("closed");
 }
