@@ -1206,3 +1206,66 @@ fn nothing_to_undo(m: &MatchRow, detail: &str) -> ApiError {
         .with("kept", HISTORY_CAP)
         .into()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn match_ids_round_trip(bytes in any::<[u8; 16]>()) {
+            let id = MatchId(uuid::Uuid::from_bytes(bytes));
+            prop_assert_eq!(id.to_string().parse::<MatchId>().ok(), Some(id));
+            prop_assert_eq!(id.to_string().to_uppercase().parse::<MatchId>().ok(), Some(id));
+        }
+
+        #[test]
+        fn any_path_segment_is_an_id_or_a_400(text in "\\PC{0,40}") {
+            if let Err(p) = text.parse::<MatchId>() {
+                prop_assert_eq!(p.kind, ProblemKind::InvalidMatchId);
+            }
+        }
+
+        #[test]
+        fn any_if_match_is_read_or_refused(text in "\\PC{0,40}") {
+            match Precondition::parse(Some(&text)) {
+                Ok(Precondition::OneOf(v)) => prop_assert!(!v.is_empty()),
+                Ok(Precondition::Any) => prop_assert!(text.split(',').any(|t| t.trim() == "*")),
+                Err(p) => prop_assert_eq!(p.kind, ProblemKind::InvalidField),
+            }
+        }
+
+        #[test]
+        fn a_secret_matches_its_hash_only(a in "[A-Za-z0-9_-]{43}", b in "[A-Za-z0-9_-]{43}") {
+            let stored = hash(&a);
+            prop_assert!(matches_hash(&a, &stored));
+            prop_assert_eq!(matches_hash(&b, &stored), a == b);
+        }
+    }
+
+    #[test]
+    fn if_match_forms() {
+        let read = |h: Option<&str>| Precondition::parse(h).ok();
+        let one = |v| Some(Precondition::OneOf(vec![v]));
+        assert_eq!(read(None), Some(Precondition::Any));
+        assert_eq!(read(Some("*")), Some(Precondition::Any));
+        assert_eq!(read(Some("\"7\"")), one(7));
+        assert_eq!(read(Some("W/\"7\"")), one(7));
+        assert_eq!(read(Some("7")), one(7));
+        assert_eq!(
+            read(Some("\"3\", \"x\", W/\"9\"")),
+            Some(Precondition::OneOf(vec![3, 9]))
+        );
+        assert_eq!(read(Some("\"abc\"")), None);
+    }
+
+    #[test]
+    fn secrets_are_long_and_distinct() {
+        let a = Secret::generate(32).ok().map(|s| s.0);
+        let b = Secret::generate(32).ok().map(|s| s.0);
+        assert_eq!(a.as_ref().map(String::len), Some(43));
+        assert_ne!(a, b);
+        assert_eq!(format!("{:?}", Secret("x".into())), "Secret(…)");
+    }
+}
