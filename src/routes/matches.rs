@@ -118,6 +118,40 @@ impl<T: DeserializeOwned + Default + 'static> FromRequest for OptionalJson<T> {
     }
 }
 
+/// What every write by a seat carries: the service, the match id, the seat
+/// token, `If-Match` and the base of URLs — read in that order, so a request
+/// that fails several ways gets the problem of the first.
+pub struct SeatWrite {
+    service: Matches,
+    id: MatchId,
+    token: Token,
+    pre: Precondition,
+    base: String,
+}
+
+impl FromRequest for SeatWrite {
+    type Error = ApiError;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let Service(service) = Service::extract(&req).await?;
+            let Id(id) = Id::extract(&req).await?;
+            let token = Token::extract(&req).await?;
+            let pre = Precondition::extract(&req).await?;
+            let Base(base) = Base::extract(&req).await?;
+            Ok(SeatWrite {
+                service,
+                id,
+                token,
+                pre,
+                base,
+            })
+        })
+    }
+}
+
 fn etag(version: i64) -> HeaderValue {
     HeaderValue::from_str(&format!("\"{version}\"")).unwrap_or(HeaderValue::from_static("\"0\""))
 }
@@ -200,27 +234,17 @@ pub async fn history(
 }
 
 /// `POST /v1/matches/{id}/play`
-pub async fn play(
-    Service(s): Service,
-    Id(id): Id,
-    token: Token,
-    pre: Precondition,
-    base: Base,
-    body: web::Json<PlayRequest>,
-) -> Result<HttpResponse, ApiError> {
-    let outcome = s.play(id, &token, pre, &body.actions, &base.0).await?;
+pub async fn play(w: SeatWrite, body: web::Json<PlayRequest>) -> Result<HttpResponse, ApiError> {
+    let outcome = w
+        .service
+        .play(w.id, &w.token, w.pre, &body.actions, &w.base)
+        .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
 /// `POST /v1/matches/{id}/undo`: 200 when undone, 202 when offered.
-pub async fn undo(
-    Service(s): Service,
-    Id(id): Id,
-    token: Token,
-    pre: Precondition,
-    base: Base,
-) -> Result<HttpResponse, ApiError> {
-    let (outcome, done) = s.undo(id, &token, pre, &base.0).await?;
+pub async fn undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
+    let (outcome, done) = w.service.undo(w.id, &w.token, w.pre, &w.base).await?;
     let status = if done {
         StatusCode::OK
     } else {
@@ -230,38 +254,26 @@ pub async fn undo(
 }
 
 /// `POST /v1/matches/{id}/undo/accept`
-pub async fn accept_undo(
-    Service(s): Service,
-    Id(id): Id,
-    token: Token,
-    pre: Precondition,
-    base: Base,
-) -> Result<HttpResponse, ApiError> {
-    let outcome = s.answer_undo(id, &token, pre, true, &base.0).await?;
-    Ok(answer(StatusCode::OK, outcome))
+pub async fn accept_undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
+    answer_undo(w, true).await
 }
 
 /// `POST /v1/matches/{id}/undo/decline`
-pub async fn decline_undo(
-    Service(s): Service,
-    Id(id): Id,
-    token: Token,
-    pre: Precondition,
-    base: Base,
-) -> Result<HttpResponse, ApiError> {
-    let outcome = s.answer_undo(id, &token, pre, false, &base.0).await?;
+pub async fn decline_undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
+    answer_undo(w, false).await
+}
+
+async fn answer_undo(w: SeatWrite, accept: bool) -> Result<HttpResponse, ApiError> {
+    let outcome = w
+        .service
+        .answer_undo(w.id, &w.token, w.pre, accept, &w.base)
+        .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
 /// `POST /v1/matches/{id}/resign`
-pub async fn resign(
-    Service(s): Service,
-    Id(id): Id,
-    token: Token,
-    pre: Precondition,
-    base: Base,
-) -> Result<HttpResponse, ApiError> {
-    let outcome = s.resign(id, &token, pre, &base.0).await?;
+pub async fn resign(w: SeatWrite) -> Result<HttpResponse, ApiError> {
+    let outcome = w.service.resign(w.id, &w.token, w.pre, &w.base).await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 

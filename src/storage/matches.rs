@@ -318,14 +318,8 @@ pub async fn move_at(
     id: &str,
     ply: i64,
 ) -> Result<Option<MoveRow>, StorageError> {
-    let row = sqlx::query(&format!(
-        "SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = $1 AND ply = $2"
-    ))
-    .bind(id)
-    .bind(ply)
-    .fetch_optional(&mut *conn)
-    .await?;
-    Ok(row.as_ref().map(|r| move_row(r, 0)).transpose()?)
+    let sql = format!("SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = $1 AND ply = $2");
+    fetch_move(conn, sqlx::query(&sql).bind(id).bind(ply)).await
 }
 
 /// The latest kept move a seat played.
@@ -338,14 +332,19 @@ pub async fn last_move_of(
     id: &str,
     seat: &str,
 ) -> Result<Option<MoveRow>, StorageError> {
-    let row = sqlx::query(&format!(
+    let sql = format!(
         "SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = $1 AND seat = $2 \
-             ORDER BY ply DESC LIMIT 1"
-    ))
-    .bind(id)
-    .bind(seat)
-    .fetch_optional(&mut *conn)
-    .await?;
+         ORDER BY ply DESC LIMIT 1"
+    );
+    fetch_move(conn, sqlx::query(&sql).bind(id).bind(seat)).await
+}
+
+/// The move a query of [`MOVE_COLUMNS`] finds, if any.
+async fn fetch_move(
+    conn: &mut AnyConnection,
+    query: AnyQuery<'_>,
+) -> Result<Option<MoveRow>, StorageError> {
+    let row = query.fetch_optional(&mut *conn).await?;
     Ok(row.as_ref().map(|r| move_row(r, 0)).transpose()?)
 }
 

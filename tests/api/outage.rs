@@ -73,6 +73,19 @@ async fn play(app: &TestApp, id: &str, token: &str, action: &str) -> TestRespons
     .await
 }
 
+/// A solo gomoku match with one move played: its id and token.
+async fn solo_match_one_move_in(app: &TestApp) -> (String, String) {
+    let res = app
+        .post_json("/v1/matches", &json!({ "game": "gomoku", "mode": "solo" }))
+        .await;
+    assert_eq!(res.status, 201);
+    let v = res.json();
+    let id = v["id"].as_str().expect("id").to_owned();
+    let token = v["token"].as_str().expect("token").to_owned();
+    assert_eq!(play(app, &id, &token, "h8").await.status, 200);
+    (id, token)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn matches_answer_503_while_the_database_is_away_and_recover_without_a_restart() {
     let Some(db) = TestDb::new(Backend::Postgres).await else {
@@ -88,14 +101,7 @@ async fn matches_answer_503_while_the_database_is_away_and_recover_without_a_res
     let url = db.url.replace(&upstream, &proxy.addr.to_string());
     let app = spawn_app_with(settings(&url)).await;
 
-    let res = app
-        .post_json("/v1/matches", &json!({ "game": "gomoku", "mode": "solo" }))
-        .await;
-    assert_eq!(res.status, 201);
-    let v = res.json();
-    let id = v["id"].as_str().expect("id").to_owned();
-    let token = v["token"].as_str().expect("token").to_owned();
-    assert_eq!(play(&app, &id, &token, "h8").await.status, 200);
+    let (id, token) = solo_match_one_move_in(&app).await;
 
     proxy.cut();
     let res = play(&app, &id, &token, "h9").await;
@@ -156,14 +162,7 @@ async fn a_sqlite_file_locked_by_another_process_answers_503_until_released() {
 
     let db = TestDb::new(Backend::Sqlite).await.expect("a SQLite file");
     let app = spawn_app_with(settings(&db.url)).await;
-    let res = app
-        .post_json("/v1/matches", &json!({ "game": "gomoku", "mode": "solo" }))
-        .await;
-    assert_eq!(res.status, 201);
-    let v = res.json();
-    let id = v["id"].as_str().expect("id").to_owned();
-    let token = v["token"].as_str().expect("token").to_owned();
-    assert_eq!(play(&app, &id, &token, "h8").await.status, 200);
+    let (id, token) = solo_match_one_move_in(&app).await;
 
     // Another process takes the file's write lock and keeps it.
     let mut other = SqliteConnection::connect(&db.url)
