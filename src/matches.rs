@@ -244,7 +244,7 @@ impl Precondition {
     }
 }
 
-/// What a write answers: the match view, and the secrets it created.
+/// What an operation answers: the rendered match view, its id and version.
 pub struct Outcome {
     /// The match view, serialized.
     pub view: Vec<u8>,
@@ -364,11 +364,6 @@ impl Matches {
     /// The service over a database.
     pub fn new(db: Database) -> Matches {
         Matches { db }
-    }
-
-    /// The database.
-    pub fn database(&self) -> &Database {
-        &self.db
     }
 
     async fn load(
