@@ -1,36 +1,118 @@
 //! Pure game rules for qipan.
 //!
-//! Each game lives in its own module with its coordinate types, its state, its
-//! actions and their notations, and the state's canonical code. Nothing here
-//! does I/O, knows about HTTP or a database, or reads a clock: the same state
-//! and the same action always give the same result, which is what makes every
-//! position a cacheable, shareable URL. Games with chance in them carry the
-//! seed of their generator inside the state.
+//! Each game lives in its own module with its coordinate types, its state,
+//! its actions and their notations, and the state's canonical code. Nothing
+//! here does I/O, knows about HTTP or a database, or reads a clock: the same
+//! state and the same action always give the same result, which is what makes
+//! every position a cacheable, shareable URL. Games with chance in them carry
+//! the seed of their generator inside the state.
 //!
-//! The [`Game`] trait is the small surface every game shares; [`GameKind`] is
-//! the enum the service dispatches on.
+//! # The shared surface
+//!
+//! - [`Game`] is what every game's `Position` implements: read and write its
+//!   code, whose turn it is, the legal actions, play one (with a trace of
+//!   what chance or a lock did), how the game stands, perft. Every outcome
+//!   is data: an illegal action is a per-game enum (`xiangqi::IllegalMove`,
+//!   `tetris::IllegalAction`, …), not a sentence.
+//! - [`Reason`] gives every public error a stable kebab-case name
+//!   (`wrong-length`, `point-taken`, `no-path`) for machines, beside the
+//!   `Display` sentence for people. Errors that wrap another delegate to it.
+//! - [`Player`] is every game's side or seat type (`xiangqi::Side`,
+//!   `gomoku::Stone`, `quoridor::Player`, and [`Solo`] for 2048 and Tetris),
+//!   with names that round-trip through `Display` and `FromStr`.
+//! - [`AnyPosition`] is the enum over the five positions (as shakmaty's
+//!   `VariantPosition`), with [`AnyAction`], [`AnyPlayer`] and the `Any*`
+//!   errors beside it, for code that is handed a [`GameKind`] at run time.
+//!   The [`with_position!`] and [`with_game!`] macros run game-specific
+//!   code over it without listing the games again.
+//! - [`code`] is the base64 layer every state code shares (one engine, one
+//!   [`code::SyntaxError`]), and [`rng`] the seeded generator that 2048's
+//!   spawns and Tetris's bags draw from.
+//!
+//! # Adding a game
+//!
+//! A new game touches two places: its own module (types, position, code
+//! layout on top of [`code`], its `impl Game`, its errors with [`Reason`]),
+//! and `any.rs`, the one file besides the module list that names every game
+//! ([`GameKind`], the `Any*` enums and the two macros). Every `match` over
+//! games is exhaustive, so the compiler lists what the new variant needs.
+//!
+//! ```
+//! use qipan_rules::{AnyPosition, GameKind, Status};
+//!
+//! let start = AnyPosition::from_code(GameKind::Xiangqi, "VVRWU1dSWFFZQEY2ODo8PgQDBQIGAQcACBMZGx0fISM").unwrap();
+//! let action = start.parse_action("h2e2").unwrap();
+//! let next = start.play(action).unwrap();
+//! assert_eq!(next.to_move().as_str(), "black");
+//! assert_eq!(next.status(), Status::Ongoing);
+//! ```
 #![deny(missing_docs)]
 
 use std::fmt;
 use std::str::FromStr;
 
+pub mod any;
+pub mod code;
 pub mod gomoku;
+mod player;
 pub mod quoridor;
+pub mod rng;
 pub mod tetris;
 pub mod twenty48;
 pub mod xiangqi;
 
-/// The rules every game shares: whose turn it is, which actions are legal,
-/// what an action does and how the game stands.
+pub use any::{
+    AnyAction, AnyCodeError, AnyIllegal, AnyParseActionError, AnyPlayer, AnyPosition, AnyTrace,
+    GameKind, UnknownGame,
+};
+pub use player::{ParseSoloError, Player, Solo};
+
+/// A stable, machine-readable name for why something was refused.
 ///
-/// A state is a plain value: [`Game::play`] returns a new state and leaves the
-/// old one untouched, so history and forks are just copies.
+/// Every public error of the crate implements it: the name is kebab-case,
+/// never changes with the wording of the `Display` message, and is what an
+/// API puts in a problem's `reason` member. Several variants may share a
+/// name when a client would act on them alike (every way a code can be too
+/// short is `wrong-length`).
+pub trait Reason {
+    /// The name, e.g. `wrong-length`, `point-taken`, `no-path`.
+    fn reason(&self) -> &'static str;
+}
+
+/// The rules every game shares: its code, whose turn it is, which actions
+/// are legal, what an action does and how the game stands.
+///
+/// A state is a plain value: [`Game::play`] returns a new state and leaves
+/// the old one untouched, so history and forks are just copies.
 pub trait Game: Clone + Sized {
+    /// Which game this is.
+    const KIND: GameKind;
     /// One action in the game's own notation (`Display` writes it, `FromStr`
-    /// reads it back, with an error that says what is wrong).
-    type Action: Copy + Eq + fmt::Display + FromStr<Err: fmt::Display>;
+    /// reads it back).
+    type Action: Copy + Eq + fmt::Display + FromStr<Err = Self::ParseActionError>;
+    /// Why a text is not an action (syntax only: legality is a question for
+    /// a position).
+    type ParseActionError: std::error::Error + Reason;
     /// The sides or seats of the game.
-    type Player: Copy + Eq + fmt::Display;
+    type Player: Player;
+    /// Why a text is not a state code of the game.
+    type CodeError: std::error::Error + Reason + Clone + PartialEq;
+    /// Why an action cannot be played in a position.
+    type IllegalAction: std::error::Error + Reason + Clone + PartialEq;
+    /// What a play reports beyond the new position (2048: the spawned tile
+    /// and the score gained; Tetris: the lock, if the action locked; `()`
+    /// for the others).
+    type Trace: Clone + fmt::Debug;
+
+    /// Reads a state code.
+    ///
+    /// # Errors
+    ///
+    /// [`Game::CodeError`] naming the character, byte or rule at fault.
+    fn from_code(code: &str) -> Result<Self, Self::CodeError>;
+
+    /// The canonical state code: one position, one code.
+    fn to_code(&self) -> String;
 
     /// The player whose action is awaited.
     fn to_move(&self) -> Self::Player;
@@ -42,8 +124,16 @@ pub trait Game: Clone + Sized {
     ///
     /// # Errors
     ///
-    /// [`IllegalAction`] when the action is not legal here, with the reason.
-    fn play(&self, action: Self::Action) -> Result<Self, IllegalAction>;
+    /// [`Game::IllegalAction`] when the action is not legal here, saying why.
+    fn play(&self, action: Self::Action) -> Result<Self, Self::IllegalAction>;
+
+    /// The state after `action`, and what happened beyond it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::play`].
+    fn play_traced(&self, action: Self::Action)
+        -> Result<(Self, Self::Trace), Self::IllegalAction>;
 
     /// Whether the game goes on, and if not, how it ended.
     fn status(&self) -> Status<Self::Player>;
@@ -63,23 +153,6 @@ pub trait Game: Clone + Sized {
             .filter_map(|a| self.play(a).ok())
             .map(|next| next.perft(depth - 1))
             .sum()
-    }
-}
-
-/// Why an action was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{reason}")]
-pub struct IllegalAction {
-    /// A human-readable reason, naming the action and what stands in its way.
-    pub reason: String,
-}
-
-impl IllegalAction {
-    /// An illegal-action error with the given reason.
-    pub fn new(reason: impl Into<String>) -> Self {
-        IllegalAction {
-            reason: reason.into(),
-        }
     }
 }
 
@@ -105,6 +178,27 @@ pub enum Status<P> {
         /// Why no action is left.
         reason: EndReason,
     },
+}
+
+impl<P> Status<P> {
+    /// The same status with the winner mapped by `f` (for dispatch over
+    /// games whose player types differ).
+    pub fn map<Q>(self, f: impl FnOnce(P) -> Q) -> Status<Q> {
+        match self {
+            Status::Ongoing => Status::Ongoing,
+            Status::Won { winner, reason } => Status::Won {
+                winner: f(winner),
+                reason,
+            },
+            Status::Drawn { reason } => Status::Drawn { reason },
+            Status::Over { reason } => Status::Over { reason },
+        }
+    }
+
+    /// Whether the game goes on.
+    pub fn is_ongoing(&self) -> bool {
+        matches!(self, Status::Ongoing)
+    }
 }
 
 /// How a game ended.
@@ -147,67 +241,5 @@ impl EndReason {
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// The games qipan knows, for dispatch by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    /// Chinese chess, see [`xiangqi`].
-    Xiangqi,
-    /// Gomoku, free-style, standard and Renju, see [`gomoku`].
-    Gomoku,
-    /// 2048, see [`twenty48`].
-    Twenty48,
-    /// Quoridor for two players, see [`quoridor`].
-    Quoridor,
-    /// Guideline Tetris, see [`tetris`].
-    Tetris,
-}
-
-impl GameKind {
-    /// Every game, in a stable order.
-    pub const ALL: [GameKind; 5] = [
-        GameKind::Xiangqi,
-        GameKind::Gomoku,
-        GameKind::Twenty48,
-        GameKind::Quoridor,
-        GameKind::Tetris,
-    ];
-
-    /// The game's name as it appears in URLs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameKind::Xiangqi => "xiangqi",
-            GameKind::Gomoku => "gomoku",
-            GameKind::Twenty48 => "2048",
-            GameKind::Quoridor => "quoridor",
-            GameKind::Tetris => "tetris",
-        }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A game name that qipan does not know.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game {name:?}")]
-pub struct UnknownGame {
-    /// The name that was given.
-    pub name: String,
-}
-
-impl FromStr for GameKind {
-    type Err = UnknownGame;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        GameKind::ALL
-            .into_iter()
-            .find(|g| g.as_str() == s)
-            .ok_or_else(|| UnknownGame { name: s.to_owned() })
     }
 }

@@ -17,6 +17,7 @@
 
 use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
+use qipan_rules::code::SyntaxError;
 use qipan_rules::xiangqi::{
     CodeError, FenError, Piece, Position, PositionError, Role, Setup, Side, Square, CODE_LEN,
 };
@@ -219,21 +220,37 @@ fn wrong_length_is_refused_with_the_length_found() {
     let short = &START_CODE[..42];
     assert_eq!(
         Position::from_code(short),
-        Err(CodeError::WrongLength { length: 42 })
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "xiangqi",
+            length: 42,
+            expected: Some(CODE_LEN)
+        }))
     );
     let long = format!("{START_CODE}A");
     assert_eq!(
         Position::from_code(&long),
-        Err(CodeError::WrongLength { length: 44 })
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "xiangqi",
+            length: 44,
+            expected: Some(CODE_LEN)
+        }))
     );
     assert_eq!(
         Position::from_code(""),
-        Err(CodeError::WrongLength { length: 0 })
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "xiangqi",
+            length: 0,
+            expected: Some(CODE_LEN)
+        }))
     );
     // Two start codes back to back: 86 characters of the right alphabet.
     assert_eq!(
         Position::from_code(&format!("{START_CODE}{START_CODE}")),
-        Err(CodeError::WrongLength { length: 86 })
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "xiangqi",
+            length: 86,
+            expected: Some(CODE_LEN)
+        }))
     );
 }
 
@@ -246,21 +263,21 @@ fn padding_is_refused_at_its_character_offset() {
     assert_eq!(padded, format!("{START_CODE}="));
     assert_eq!(
         Position::from_code(&padded),
-        Err(CodeError::Padding { offset: 43 })
+        Err(CodeError::Syntax(SyntaxError::Padding { offset: 43 }))
     );
     let mut inner: Vec<char> = START_CODE.chars().collect();
     inner[10] = '=';
     let inner: String = inner.into_iter().collect();
     assert_eq!(
         Position::from_code(&inner),
-        Err(CodeError::Padding { offset: 10 })
+        Err(CodeError::Syntax(SyntaxError::Padding { offset: 10 }))
     );
     // The offset counts characters: '象' takes 3 bytes, so the '=' is at
     // character 5 but byte 7.
     let wide = format!("象ABCD={}", &START_CODE[6..]);
     assert_eq!(
         Position::from_code(&wide),
-        Err(CodeError::Padding { offset: 5 })
+        Err(CodeError::Syntax(SyntaxError::Padding { offset: 5 }))
     );
 }
 
@@ -278,24 +295,24 @@ fn characters_outside_the_url_safe_alphabet_are_refused() {
     };
     assert_eq!(
         Position::from_code(&replace(5, '+')),
-        Err(CodeError::InvalidCharacter {
+        Err(CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 5,
             character: '+'
-        })
+        }))
     );
     assert_eq!(
         Position::from_code(&replace(0, '/')),
-        Err(CodeError::InvalidCharacter {
+        Err(CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 0,
             character: '/'
-        })
+        }))
     );
     assert_eq!(
         Position::from_code(&replace(42, ' ')),
-        Err(CodeError::InvalidCharacter {
+        Err(CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 42,
             character: ' '
-        })
+        }))
     );
     // A non-ASCII character is reported whole, not as one of its bytes, and
     // a 43-character string holding it is an alphabet error, not a length
@@ -304,18 +321,18 @@ fn characters_outside_the_url_safe_alphabet_are_refused() {
     assert_eq!(wide.chars().count(), 43);
     assert_eq!(
         Position::from_code(&wide),
-        Err(CodeError::InvalidCharacter {
+        Err(CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 20,
             character: '帅'
-        })
+        }))
     );
     // A copied code with its line break still attached.
     assert_eq!(
         Position::from_code(&format!("{START_CODE}\n")),
-        Err(CodeError::InvalidCharacter {
+        Err(CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 43,
             character: '\n'
-        })
+        }))
     );
 }
 
@@ -330,7 +347,11 @@ fn a_last_character_with_trailing_bits_is_refused() {
     for c in ['N', 'P', '-', '_', 'B', '9'] {
         assert_eq!(
             Position::from_code(&format!("{stem}{c}")),
-            Err(CodeError::TrailingBits { character: c }),
+            Err(CodeError::Syntax(SyntaxError::TrailingBits {
+                offset: 42,
+                character: c,
+                bytes: Some(32)
+            })),
             "last character {c:?}"
         );
     }
@@ -340,7 +361,10 @@ fn a_last_character_with_trailing_bits_is_refused() {
     for c in "AEIQUYcgkosw048".chars() {
         let result = Position::from_code(&format!("{stem}{c}"));
         assert!(
-            !matches!(result, Err(CodeError::TrailingBits { .. })),
+            !matches!(
+                result,
+                Err(CodeError::Syntax(SyntaxError::TrailingBits { .. }))
+            ),
             "last character {c:?}: {result:?}"
         );
     }
@@ -840,7 +864,7 @@ fn same_kind_pieces_in_any_order_decode_to_one_position_and_one_code() {
 #[test]
 fn the_code_after_h2e2_moves_one_byte_and_sets_the_side_bit() {
     let after = Position::start()
-        .play_move("h2e2".parse().expect("ICCS"))
+        .play("h2e2".parse().expect("ICCS"))
         .expect("h2e2 is legal");
     let mut bytes = START;
     bytes[0] |= 0x80;

@@ -29,8 +29,10 @@ use std::fs;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use qipan_rules::code::SyntaxError;
 use qipan_rules::gomoku::{
-    CodeError, Forbidden, Point, Position, PositionError, RowsError, SetupError, Stone, Variant,
+    CodeError, Forbidden, IllegalMove, Point, Position, PositionError, RowsError, SetupError,
+    Stone, Variant,
 };
 use qipan_rules::{EndReason, Game, Status};
 
@@ -47,7 +49,7 @@ fn play(variant: Variant, size: u8, moves: &str) -> Position {
     pts(moves)
         .into_iter()
         .fold(Position::new(variant, size).unwrap(), |pos, m| {
-            pos.play_point(m).unwrap_or_else(|e| panic!("{e}"))
+            pos.play(m).unwrap_or_else(|e| panic!("{e}"))
         })
 }
 
@@ -133,12 +135,12 @@ fn five_wins_in_all_four_directions_and_at_the_edges() {
     for variant in Variant::ALL {
         for (black, white, line) in cases {
             let pos = play(variant, 15, &alternate(black, white));
-            assert_eq!(pos.outcome(), won(Stone::Black), "{variant} {black}");
+            assert_eq!(pos.status(), won(Stone::Black), "{variant} {black}");
             assert_eq!(pos.winning_line(), Some(pts(line)), "{variant} {black}");
-            assert_eq!(pos.legal_moves(), Vec::<Point>::new());
+            assert_eq!(pos.legal_actions(), Vec::<Point>::new());
             assert!(pos.forbidden().is_empty());
-            let err = pos.play_point(p("h1")).unwrap_err();
-            assert_eq!(err.reason, "h1: the game is over, black has won");
+            let err = pos.play(p("h1")).unwrap_err();
+            assert_eq!(err.to_string(), "h1: the game is over, black has won");
         }
     }
 }
@@ -150,7 +152,7 @@ fn white_wins_too() {
         15,
         &alternate("a1 c1 e1 g1 i1", "h8 h9 h10 h11 h12"),
     );
-    assert_eq!(pos.outcome(), won(Stone::White));
+    assert_eq!(pos.status(), won(Stone::White));
     assert_eq!(pos.winning_line(), Some(pts("h8 h9 h10 h11 h12")));
     assert_eq!(pos.turn(), Stone::Black);
 }
@@ -163,7 +165,7 @@ fn four_is_not_five_and_lines_do_not_wrap() {
         15,
         &alternate("l8 m8 n8 o8 a9 b9 c9", "l1 m3 n1 o3 a1 c2"),
     );
-    assert_eq!(pos.outcome(), Status::Ongoing);
+    assert_eq!(pos.status(), Status::Ongoing);
     assert_eq!(pos.winning_line(), None);
     // Nor on 19×19: s8 then a9.
     let pos = play(
@@ -171,14 +173,14 @@ fn four_is_not_five_and_lines_do_not_wrap() {
         19,
         &alternate("p8 q8 r8 s8 a9 b9 c9", "p1 q3 r1 s3 a1 c2"),
     );
-    assert_eq!(pos.outcome(), Status::Ongoing);
+    assert_eq!(pos.status(), Status::Ongoing);
     // Diagonally across the edge: n14 o15 then a1 (index-wise 16 apart).
     let pos = play(
         Variant::Freestyle,
         15,
         &alternate("m13 n14 o15 a2 b3", "c8 d8 f8 g8 i8"),
     );
-    assert_eq!(pos.outcome(), Status::Ongoing);
+    assert_eq!(pos.status(), Status::Ongoing);
 }
 
 #[test]
@@ -188,7 +190,7 @@ fn freestyle_19_wins_on_the_far_edge() {
         19,
         &alternate("s15 s16 s17 s18 s19", "r15 r16 r17 r18"),
     );
-    assert_eq!(pos.outcome(), won(Stone::Black));
+    assert_eq!(pos.status(), won(Stone::Black));
     assert_eq!(pos.winning_line(), Some(pts("s15 s16 s17 s18 s19")));
     assert_eq!(pos.size(), 19);
 }
@@ -202,43 +204,43 @@ const SIX_WHITE: &str = "a1 c1 e1 g1 i1";
 #[test]
 fn overline_wins_in_freestyle() {
     let pos = setup(Variant::Freestyle, SIX_BLACK, SIX_WHITE);
-    let after = pos.play_point(p("f8")).unwrap();
-    assert_eq!(after.outcome(), won(Stone::Black));
+    let after = pos.play(p("f8")).unwrap();
+    assert_eq!(after.status(), won(Stone::Black));
     assert_eq!(after.winning_line(), Some(pts("b8 c8 d8 e8 f8 g8")));
 }
 
 #[test]
 fn overline_is_legal_but_does_not_win_in_standard() {
     let pos = setup(Variant::Standard, SIX_BLACK, SIX_WHITE);
-    assert!(pos.legal_moves().contains(&p("f8")));
-    let after = pos.play_point(p("f8")).unwrap();
-    assert_eq!(after.outcome(), Status::Ongoing);
+    assert!(pos.legal_actions().contains(&p("f8")));
+    let after = pos.play(p("f8")).unwrap();
+    assert_eq!(after.status(), Status::Ongoing);
     assert_eq!(after.winning_line(), None);
     // White's overline does not win either.
     let pos = setup(Variant::Standard, "a1 c1 e1 g1 i1 k1", SIX_BLACK);
-    let after = pos.play_point(p("f8")).unwrap();
-    assert_eq!(after.outcome(), Status::Ongoing);
+    let after = pos.play(p("f8")).unwrap();
+    assert_eq!(after.status(), Status::Ongoing);
     // But exactly five does.
     let pos = setup(Variant::Standard, "a1 c1 e1 g1 i1", "b8 c8 d8 e8");
     assert_eq!(pos.turn(), Stone::White);
-    let after = pos.play_point(p("f8")).unwrap();
-    assert_eq!(after.outcome(), won(Stone::White));
+    let after = pos.play(p("f8")).unwrap();
+    assert_eq!(after.status(), won(Stone::White));
 }
 
 #[test]
 fn overline_is_forbidden_to_black_and_wins_for_white_in_renju() {
     let pos = setup(Variant::Renju, SIX_BLACK, SIX_WHITE);
     assert_eq!(forbidden_text(&pos), "f8:overline");
-    assert!(!pos.legal_moves().contains(&p("f8")));
-    assert_eq!(pos.legal_moves().len(), 225 - 10 - 1);
-    let err = pos.play_point(p("f8")).unwrap_err();
-    assert_eq!(err.reason, "f8 is forbidden for black: overline");
+    assert!(!pos.legal_actions().contains(&p("f8")));
+    assert_eq!(pos.legal_actions().len(), 225 - 10 - 1);
+    let err = pos.play(p("f8")).unwrap_err();
+    assert_eq!(err.to_string(), "f8 is forbidden for black: overline");
     // White: the same shape wins.
     let pos = setup(Variant::Renju, "a1 c1 e1 g1 i1 k1", SIX_BLACK);
     assert_eq!(pos.turn(), Stone::White);
     assert!(pos.forbidden().is_empty());
-    let after = pos.play_point(p("f8")).unwrap();
-    assert_eq!(after.outcome(), won(Stone::White));
+    let after = pos.play(p("f8")).unwrap();
+    assert_eq!(after.status(), won(Stone::White));
     assert_eq!(after.winning_line(), Some(pts("b8 c8 d8 e8 f8 g8")));
 }
 
@@ -354,28 +356,28 @@ fn renju_hand_cases() {
 #[test]
 fn forbidden_points_are_refused_with_their_reason() {
     let pos = setup(Variant::Renju, "f8 g8 h6 h7", "a15 c15 e15 g15");
-    let err = pos.play_point(p("h8")).unwrap_err();
-    assert_eq!(err.reason, "h8 is forbidden for black: double-three");
+    let err = pos.play(p("h8")).unwrap_err();
+    assert_eq!(err.to_string(), "h8 is forbidden for black: double-three");
     assert_eq!(pos.forbidden_reason(p("h8")), Some(Forbidden::DoubleThree));
-    assert!(!pos.legal_moves().contains(&p("h8")));
+    assert!(!pos.legal_actions().contains(&p("h8")));
     assert!(pos.legal_actions().contains(&p("h9")));
     let pos = setup(Variant::Renju, "c8 e8 g8 i8", "a15 c15 e15 g15");
-    let err = pos.play_point(p("f8")).unwrap_err();
-    assert_eq!(err.reason, "f8 is forbidden for black: double-four");
+    let err = pos.play(p("f8")).unwrap_err();
+    assert_eq!(err.to_string(), "f8 is forbidden for black: double-four");
 }
 
 #[test]
 fn four_three_and_fake_three_can_be_played() {
     let pos = setup(Variant::Renju, "f8 g8 h5 h6 h7", "h4 a15 c15 e15 g15");
-    let after = pos.play_point(p("h8")).unwrap();
-    assert_eq!(after.outcome(), Status::Ongoing);
+    let after = pos.play(p("h8")).unwrap();
+    assert_eq!(after.status(), Status::Ongoing);
     let pos = setup(
         Variant::Renju,
         "f8 g8 h6 h7 e9 e10 e11 b5 c6 d7",
         "j8 a15 c15 e15 g15 i15 k15 m15 o15 a13",
     );
     assert_eq!(pos.forbidden_reason(p("h8")), None);
-    assert!(pos.play_point(p("h8")).is_ok());
+    assert!(pos.play(p("h8")).is_ok());
 }
 
 #[test]
@@ -385,8 +387,8 @@ fn five_beats_a_simultaneous_prohibition() {
         "d8 e8 f8 g8 h5 h6 h7 h9 h10 h11",
         "a15 c15 e15 g15 i15 k15 m15 o15 a13 c13",
     );
-    let after = pos.play_point(p("h8")).unwrap();
-    assert_eq!(after.outcome(), won(Stone::Black));
+    let after = pos.play(p("h8")).unwrap();
+    assert_eq!(after.status(), won(Stone::Black));
     assert_eq!(after.winning_line(), Some(pts("d8 e8 f8 g8 h8")));
     // Five and a double-four at once (row five, h5–h7 and h9 make the file
     // a four too): still a win.
@@ -396,10 +398,7 @@ fn five_beats_a_simultaneous_prohibition() {
         "a15 c15 e15 g15 i15 k15 m15",
     );
     assert_eq!(pos.forbidden_reason(p("h8")), None);
-    assert_eq!(
-        pos.play_point(p("h8")).unwrap().outcome(),
-        won(Stone::Black)
-    );
+    assert_eq!(pos.play(p("h8")).unwrap().status(), won(Stone::Black));
 }
 
 #[test]
@@ -407,7 +406,7 @@ fn white_has_no_forbidden_points() {
     let pos = setup(Variant::Renju, "a15 c15 e15 g15 i15", "f8 g8 h6 h7");
     assert_eq!(pos.turn(), Stone::White);
     assert!(pos.forbidden().is_empty());
-    assert!(pos.play_point(p("h8")).is_ok());
+    assert!(pos.play(p("h8")).is_ok());
 }
 
 /// One case of `tests/data/gomoku/renju-forbidden.txt`.
@@ -464,10 +463,13 @@ fn renju_forbidden_points_match_the_reference_checker() {
             .filter(|&q| pos.stone_at(q).is_none())
             .filter(|q| !forbidden.contains(q))
             .collect::<Vec<_>>();
-        assert_eq!(pos.legal_moves(), empties, "{}", case.id);
+        assert_eq!(pos.legal_actions(), empties, "{}", case.id);
         for (q, why) in pos.forbidden() {
-            let err = pos.play_point(q).unwrap_err();
-            assert_eq!(err.reason, format!("{q} is forbidden for black: {why}"));
+            let err = pos.play(q).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("{q} is forbidden for black: {why}")
+            );
         }
         assert_eq!(pos.to_rows(), case.rows, "{}", case.id);
     }
@@ -501,15 +503,15 @@ fn full_board_without_five_is_a_draw() {
     for variant in Variant::ALL {
         let pos = Position::from_rows(variant, &text.join("\n")).unwrap();
         assert_eq!(
-            pos.outcome(),
+            pos.status(),
             Status::Drawn {
                 reason: EndReason::BoardFull
             },
             "{variant}"
         );
-        assert!(pos.legal_moves().is_empty());
+        assert!(pos.legal_actions().is_empty());
         assert_eq!(
-            pos.play_point(p("a1")).unwrap_err().reason,
+            pos.play(p("a1")).unwrap_err().to_string(),
             "a1: the game is over, the board is full"
         );
     }
@@ -520,10 +522,10 @@ fn full_board_without_five_is_a_draw() {
     line[7] = '.';
     text[7] = line.into_iter().collect();
     let pos = Position::from_rows(Variant::Freestyle, &text.join("\n")).unwrap();
-    assert_eq!(pos.legal_moves(), vec![p("h8")]);
-    let last = pos.play_point(p("h8")).unwrap();
+    assert_eq!(pos.legal_actions(), vec![p("h8")]);
+    let last = pos.play(p("h8")).unwrap();
     assert_eq!(
-        last.outcome(),
+        last.status(),
         Status::Drawn {
             reason: EndReason::BoardFull
         }
@@ -555,7 +557,7 @@ fn setup_sizes() {
 fn turns_moves_and_off_board_points() {
     let start = Position::new(Variant::Renju, 15).unwrap();
     assert_eq!(start.turn(), Stone::Black);
-    assert_eq!(start.legal_moves().len(), 225);
+    assert_eq!(start.legal_actions().len(), 225);
     assert_eq!(start.moves(), Some(&[][..]));
     assert_eq!(start.move_list().as_deref(), Some(""));
     assert_eq!(start.last_move(), None);
@@ -567,11 +569,11 @@ fn turns_moves_and_off_board_points() {
     assert_eq!(pos.last_move(), Some(p("i9")));
     assert_eq!(pos.perft(2), 222 * 221);
     assert_eq!(
-        pos.play_point(p("p1")).unwrap_err().reason,
+        pos.play(p("p1")).unwrap_err().to_string(),
         "p1 is off the 15×15 board"
     );
     assert_eq!(
-        pos.play_point(p("h8")).unwrap_err().reason,
+        pos.play(p("h8")).unwrap_err().to_string(),
         "h8 is occupied by a black stone"
     );
 }
@@ -767,18 +769,18 @@ fn renju_black_without_a_legal_move_is_a_draw() {
     let pos = Position::from_rows(Variant::Renju, NO_MOVES).unwrap();
     assert_eq!(pos.turn(), Stone::Black);
     assert_eq!(forbidden_text(&pos), "e8:overline");
-    assert!(pos.legal_moves().is_empty());
+    assert!(pos.legal_actions().is_empty());
     assert_eq!(
-        pos.outcome(),
+        pos.status(),
         Status::Drawn {
             reason: EndReason::NoMoves
         }
     );
     // In free-style the same point wins.
     let free = Position::from_rows(Variant::Freestyle, NO_MOVES).unwrap();
-    assert_eq!(free.outcome(), Status::Ongoing);
-    let after = free.play_point(p("e8")).unwrap();
-    assert_eq!(after.outcome(), won(Stone::Black));
+    assert_eq!(free.status(), Status::Ongoing);
+    let after = free.play(p("e8")).unwrap();
+    assert_eq!(after.status(), won(Stone::Black));
     assert_eq!(after.winning_line(), Some(pts("b8 c8 d8 e8 f8 g8 h8")));
 }
 
@@ -855,8 +857,8 @@ fn long_games_keep_the_last_move_and_a_short_code() {
     }
     let mut pos = Position::new(Variant::Freestyle, 15).unwrap();
     for (i, &m) in moves.iter().take(47).enumerate() {
-        pos = pos.play_point(m).unwrap();
-        assert_eq!(pos.outcome(), Status::Ongoing, "move {}", i + 1);
+        pos = pos.play(m).unwrap();
+        assert_eq!(pos.status(), Status::Ongoing, "move {}", i + 1);
         let code = pos.to_code();
         if i < 46 {
             assert_eq!(pos.moves().map(<[Point]>::len), Some(i + 1));
@@ -894,9 +896,9 @@ fn codes_round_trip_over_random_games() {
         };
         let mut pos = Position::new(variant, size).unwrap();
         let mut n = 0;
-        while pos.outcome() == Status::Ongoing && n < 120 {
-            let legal = pos.legal_moves();
-            pos = pos.play_point(legal[next(legal.len())]).unwrap();
+        while pos.status() == Status::Ongoing && n < 120 {
+            let legal = pos.legal_actions();
+            pos = pos.play(legal[next(legal.len())]).unwrap();
             n += 1;
             let code = pos.to_code();
             assert!(code.len() <= if size == 15 { 63 } else { 102 });
@@ -904,8 +906,8 @@ fn codes_round_trip_over_random_games() {
             if n % 10 == 0 {
                 let rows = Position::from_rows(variant, &pos.to_rows()).unwrap();
                 assert_eq!(rows.to_rows(), pos.to_rows());
-                assert_eq!(rows.outcome(), pos.outcome());
-                assert_eq!(rows.legal_moves(), pos.legal_moves());
+                assert_eq!(rows.status(), pos.status());
+                assert_eq!(rows.legal_actions(), pos.legal_actions());
                 assert_eq!(Position::from_code(&rows.to_code()).unwrap(), rows);
             }
         }
@@ -914,26 +916,41 @@ fn codes_round_trip_over_random_games() {
 
 #[test]
 fn code_syntax_errors() {
-    assert_eq!(Position::from_code(""), Err(CodeError::Empty));
+    assert_eq!(
+        Position::from_code(""),
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "gomoku",
+            length: 0,
+            expected: None
+        }))
+    );
     assert_eq!(
         Position::from_code("AA=="),
-        Err(CodeError::Padding { offset: 2 })
+        Err(CodeError::Syntax(SyntaxError::Padding { offset: 2 }))
     );
     assert_eq!(
         Position::from_code("AnA+"),
-        Err(CodeError::InvalidCharacter {
+        Err(CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 3,
             character: '+'
-        })
+        }))
     );
     assert_eq!(
         Position::from_code("A"),
-        Err(CodeError::WrongLength { length: 1 })
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "gomoku",
+            length: 1,
+            expected: None
+        }))
     );
     // "AB": 000000 000001 — the 4 bits past the one byte are not zero.
     assert_eq!(
         Position::from_code("AB"),
-        Err(CodeError::TrailingBits { character: 'B' })
+        Err(CodeError::Syntax(SyntaxError::TrailingBits {
+            offset: 1,
+            character: 'B',
+            bytes: None
+        }))
     );
 }
 
@@ -1018,7 +1035,10 @@ fn code_body_errors() {
         CodeError::IllegalMove {
             number: 3,
             point: p("h8"),
-            reason: "h8 is occupied by a black stone".to_owned()
+            reason: IllegalMove::Occupied {
+                point: p("h8"),
+                stone: Stone::Black
+            }
         }
     );
     assert_eq!(
@@ -1030,13 +1050,21 @@ fn code_body_errors() {
     assert_eq!(e(&[0x04, 0x5A, 0x41]), CodeError::MoveListPadding);
     // A move after the game ended: a1..a5 black, b1..b4 white, then c1.
     let over = [0x00, 0, 1, 15, 16, 30, 31, 45, 46, 60, 2];
+    let err = e(&over);
     assert_eq!(
-        e(&over),
+        err,
         CodeError::IllegalMove {
             number: 10,
             point: p("c1"),
-            reason: "c1: the game is over, black has won".to_owned()
+            reason: IllegalMove::GameWon {
+                point: p("c1"),
+                winner: Stone::Black
+            }
         }
+    );
+    assert_eq!(
+        err.to_string(),
+        "move 10 (c1) cannot be played: c1: the game is over, black has won"
     );
     // A forbidden move replayed (renju): black f8 g8 h6 h7 then h8.
     let renju = play(
@@ -1046,13 +1074,21 @@ fn code_body_errors() {
     );
     let mut bytes = URL_SAFE_NO_PAD.decode(renju.to_code()).unwrap();
     bytes.push(112);
+    let err = e(&bytes);
     assert_eq!(
-        e(&bytes),
+        err,
         CodeError::IllegalMove {
             number: 9,
             point: p("h8"),
-            reason: "h8 is forbidden for black: double-three".to_owned()
+            reason: IllegalMove::Forbidden {
+                point: p("h8"),
+                why: Forbidden::DoubleThree
+            }
         }
+    );
+    assert_eq!(
+        err.to_string(),
+        "move 9 (h8) cannot be played: h8 is forbidden for black: double-three"
     );
 }
 
@@ -1120,7 +1156,7 @@ fn code_position_errors() {
     );
     let won = grid(&five, Some(2)).unwrap();
     assert_eq!(
-        won.outcome(),
+        won.status(),
         Status::Won {
             winner: Stone::Black,
             reason: EndReason::FiveInARow
@@ -1146,10 +1182,10 @@ fn error_messages_name_the_problem() {
         "move 2 is point index 225, but a 15×15 board has points 0–224"
     );
     assert_eq!(
-        CodeError::InvalidCharacter {
+        CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 3,
             character: '+'
-        }
+        })
         .to_string(),
         "character '+' at offset 3 is not in the URL-safe base64 alphabet (A–Z a–z 0–9 - _)"
     );

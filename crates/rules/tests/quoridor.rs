@@ -21,8 +21,9 @@ use std::path::Path;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use qipan_rules::code::SyntaxError;
 use qipan_rules::quoridor::{
-    Action, ActionError, CodeError, Player, Position, SetupError, Square, Wall, CODE_LENGTH,
+    Action, ActionError, CodeError, Player, Position, Setup, SetupError, Square, Wall, CODE_LENGTH,
 };
 use qipan_rules::{EndReason, Game, Status};
 
@@ -45,8 +46,13 @@ fn walls(s: &str) -> Vec<Wall> {
 /// A checked position from readable parts (walls left must add up to 20
 /// with the walls given).
 fn setup(p1: &str, p2: &str, ws: &str, left: [u8; 2], to_move: Player) -> Position {
-    Position::from_parts([sq(p1), sq(p2)], &walls(ws), left, to_move)
-        .unwrap_or_else(|e| panic!("{e}"))
+    Position::from_setup(&Setup {
+        pawns: [sq(p1), sq(p2)],
+        walls: walls(ws),
+        walls_left: left,
+        to_move,
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn moves(pos: &Position) -> String {
@@ -307,9 +313,7 @@ fn compare_tree(pos: &Position, r: &reference::Ref, depth: u32) -> usize {
     }
     let mut n = 1;
     for a in &fast {
-        let next = pos
-            .play_action(act(a))
-            .unwrap_or_else(|e| panic!("{a}: {e}"));
+        let next = pos.play(act(a)).unwrap_or_else(|e| panic!("{a}: {e}"));
         n += compare_tree(&next, &r.play(a), depth - 1);
     }
     n
@@ -358,9 +362,13 @@ fn read_cases() -> Vec<Case> {
             }
             "to_move" => to_move = value.parse().unwrap_or_else(|e| panic!("{at}: {e}")),
             "code" => {
-                let position =
-                    Position::from_parts([pawns[0], pawns[1]], &ws, [left[0], left[1]], to_move)
-                        .unwrap_or_else(|e| panic!("{at}: {e}"));
+                let position = Position::from_setup(&Setup {
+                    pawns: [pawns[0], pawns[1]],
+                    walls: ws.clone(),
+                    walls_left: [left[0], left[1]],
+                    to_move,
+                })
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
                 assert_eq!(position.to_code(), value, "{at}: code of the parts");
                 assert_eq!(Position::from_code(value), Ok(position), "{at}");
                 cases.push(Case {
@@ -469,7 +477,7 @@ fn generators_agree_along_random_games() {
                 // Towards the goal: the pawn move with the shortest path.
                 0 | 1 => (0..pawn)
                     .min_by_key(|&i| {
-                        let after = pos.play_action(actions[i]).expect("legal");
+                        let after = pos.play(actions[i]).expect("legal");
                         after.shortest_path(mover)
                     })
                     .unwrap_or(0),
@@ -477,9 +485,7 @@ fn generators_agree_along_random_games() {
                 _ if pawn == actions.len() => next(pawn),
                 _ => pawn + next(actions.len() - pawn),
             };
-            pos = pos
-                .play_action(actions[i])
-                .unwrap_or_else(|e| panic!("{e}"));
+            pos = pos.play(actions[i]).unwrap_or_else(|e| panic!("{e}"));
         }
     }
     assert!(compared > 2000 && finished == 100, "{compared} {finished}");
@@ -504,7 +510,7 @@ fn start_has_131_legal_actions() {
     assert_eq!(actions[..4], [act("d1"), act("f1"), act("e2"), act("a1h")]);
     assert_eq!(actions[4], act("a1v"));
     assert_eq!(actions[130], act("h8v"));
-    assert_eq!(start.outcome(), Status::Ongoing);
+    assert_eq!(start.status(), Status::Ongoing);
     assert_eq!(Game::to_move(&start), Player::One);
 }
 
@@ -517,7 +523,7 @@ fn step_is_blocked_by_walls_and_the_edge() {
     let pos = setup("e1", "e9", "d1v e1h", [9, 9], Player::One);
     assert_eq!(moves(&pos), "f1");
     assert_eq!(
-        pos.try_play(act("e2")),
+        pos.play(act("e2")),
         Err(ActionError::WallInTheWay {
             from: sq("e1"),
             to: sq("e2"),
@@ -525,7 +531,7 @@ fn step_is_blocked_by_walls_and_the_edge() {
         })
     );
     assert_eq!(
-        pos.try_play(act("e3")),
+        pos.play(act("e3")),
         Err(ActionError::OutOfReach {
             from: sq("e1"),
             target: sq("e3")
@@ -541,21 +547,21 @@ fn straight_jump_over_the_adjacent_pawn() {
     let pos = setup("e4", "e5", "", [10, 10], Player::One);
     assert_eq!(moves(&pos), "e3 d4 f4 e6");
     assert_eq!(
-        pos.try_play(act("e5")),
+        pos.play(act("e5")),
         Err(ActionError::Occupied {
             square: sq("e5"),
             player: Player::Two
         })
     );
     assert_eq!(
-        pos.try_play(act("d5")),
+        pos.play(act("d5")),
         Err(ActionError::DiagonalWhileStraightOpen {
             target: sq("d5"),
             over: sq("e5"),
             behind: sq("e6")
         })
     );
-    let after = pos.play_action(act("e6")).unwrap();
+    let after = pos.play(act("e6")).unwrap();
     assert_eq!(after.pawn(Player::One), sq("e6"));
     assert_eq!(after.turn(), Player::Two);
     // Sideways: f4 jumps over e4 to d4.
@@ -581,7 +587,7 @@ fn diagonal_jump_when_a_wall_is_behind() {
     let pos = setup("e4", "e5", "e5h", [10, 9], Player::One);
     assert_eq!(moves(&pos), "e3 d4 f4 d5 f5");
     assert_eq!(
-        pos.try_play(act("e6")),
+        pos.play(act("e6")),
         Err(ActionError::WallInTheWay {
             from: sq("e5"),
             to: sq("e6"),
@@ -592,7 +598,7 @@ fn diagonal_jump_when_a_wall_is_behind() {
     let pos = setup("e4", "e5", "e5h d5v", [9, 9], Player::One);
     assert_eq!(moves(&pos), "e3 d4 f4 f5");
     assert_eq!(
-        pos.try_play(act("d5")),
+        pos.play(act("d5")),
         Err(ActionError::WallInTheWay {
             from: sq("e5"),
             to: sq("d5"),
@@ -616,7 +622,7 @@ fn diagonal_jump_at_the_board_edge() {
     let pos = setup("a8", "a9", "", [10, 10], Player::One);
     assert_eq!(moves(&pos), "a7 b8 b9");
     assert_eq!(
-        pos.try_play(act("b7")),
+        pos.play(act("b7")),
         Err(ActionError::OutOfReach {
             from: sq("a8"),
             target: sq("b7")
@@ -634,7 +640,7 @@ fn no_jump_through_a_wall() {
     assert_eq!(moves(&pos), "e3 d4 f4");
     for target in ["e6", "d5", "f5"] {
         assert_eq!(
-            pos.try_play(act(target)),
+            pos.play(act(target)),
             Err(ActionError::WallInTheWay {
                 from: sq("e4"),
                 to: sq("e5"),
@@ -648,12 +654,12 @@ fn no_jump_through_a_wall() {
 #[test]
 fn reaching_the_goal_wins() {
     let pos = setup("e8", "a9", "", [10, 10], Player::One);
-    let won = pos.play_action(act("e9")).unwrap();
+    let won = pos.play(act("e9")).unwrap();
     let expected = Status::Won {
         winner: Player::One,
         reason: EndReason::ReachedGoal,
     };
-    assert_eq!(won.outcome(), expected);
+    assert_eq!(won.status(), expected);
     assert_eq!(Game::status(&won), expected);
     assert_eq!(EndReason::ReachedGoal.as_str(), "reached-goal");
     assert_eq!(won.winner(), Some(Player::One));
@@ -662,7 +668,7 @@ fn reaching_the_goal_wins() {
     assert_eq!(won.count_legal_actions(), 0);
     assert_eq!(won.perft(2), 0);
     assert_eq!(
-        won.try_play(act("a8")),
+        won.play(act("a8")),
         Err(ActionError::GameOver {
             winner: Player::One
         })
@@ -671,7 +677,7 @@ fn reaching_the_goal_wins() {
     // Player 2 wins on rank 1, jumping diagonally onto it.
     let pos = setup("e1", "e2", "", [10, 10], Player::Two);
     assert_eq!(moves(&pos), "d1 f1 d2 f2 e3");
-    let won = pos.play_action(act("d1")).unwrap();
+    let won = pos.play(act("d1")).unwrap();
     assert_eq!(won.winner(), Some(Player::Two));
 }
 
@@ -683,7 +689,7 @@ fn walls_may_not_overlap() {
     let pos = setup("e1", "e9", "e3h", [9, 10], Player::Two);
     for other in ["d3h", "f3h"] {
         assert_eq!(
-            pos.try_play(act(other)),
+            pos.play(act(other)),
             Err(ActionError::WallOverlaps {
                 wall: wall(other),
                 other: wall("e3h")
@@ -691,13 +697,13 @@ fn walls_may_not_overlap() {
         );
     }
     assert_eq!(
-        pos.try_play(act("e3h")),
+        pos.play(act("e3h")),
         Err(ActionError::WallPlaced { wall: wall("e3h") })
     );
     let pos = setup("e1", "e9", "e3v", [9, 10], Player::Two);
     for other in ["e2v", "e4v"] {
         assert_eq!(
-            pos.try_play(act(other)),
+            pos.play(act(other)),
             Err(ActionError::WallOverlaps {
                 wall: wall(other),
                 other: wall("e3v")
@@ -706,11 +712,7 @@ fn walls_may_not_overlap() {
     }
     // End to end is fine.
     let pos = setup("e1", "e9", "e3h", [9, 10], Player::Two);
-    let both = pos
-        .play_action(act("c3h"))
-        .unwrap()
-        .play_action(act("g3h"))
-        .unwrap();
+    let both = pos.play(act("c3h")).unwrap().play(act("g3h")).unwrap();
     assert_eq!(both.walls(), walls("c3h e3h g3h"));
     assert_eq!(both.walls_left(Player::One), 8);
     assert_eq!(both.walls_left(Player::Two), 9);
@@ -720,7 +722,7 @@ fn walls_may_not_overlap() {
 fn walls_may_not_cross() {
     let pos = setup("e1", "e9", "e3h", [9, 10], Player::Two);
     assert_eq!(
-        pos.try_play(act("e3v")),
+        pos.play(act("e3v")),
         Err(ActionError::WallCrosses {
             wall: wall("e3v"),
             other: wall("e3h")
@@ -728,7 +730,7 @@ fn walls_may_not_cross() {
     );
     let pos = setup("e1", "e9", "e3v", [9, 10], Player::Two);
     assert_eq!(
-        pos.try_play(act("e3h")),
+        pos.play(act("e3h")),
         Err(ActionError::WallCrosses {
             wall: wall("e3h"),
             other: wall("e3v")
@@ -745,7 +747,7 @@ fn t_junctions_are_legal() {
     let legal: Vec<Action> = pos.legal_actions();
     for t in ["d3v", "f3v", "e2v", "e4v"] {
         assert!(legal.contains(&act(t)), "{t}");
-        let after = pos.play_action(act(t)).unwrap();
+        let after = pos.play(act(t)).unwrap();
         assert!(after.has_wall(wall(t)));
     }
     // The walls that e3h excludes: d3h, e3h, f3h (overlap), e3v (cross).
@@ -757,13 +759,13 @@ fn a_wall_leaving_exactly_one_path_is_legal() {
     // A barrier between ranks 4 and 5 from file a to h; adding g4h leaves
     // one gap, i4|i5, for both players.
     let pos = setup("e1", "e9", "a4h c4h e4h", [9, 8], Player::One);
-    let after = pos.play_action(act("g4h")).unwrap();
+    let after = pos.play(act("g4h")).unwrap();
     // e1 → e4 → i4 → i5 → i9: 3 + 4 + 1 + 4 steps; the same for player 2.
     assert_eq!(after.shortest_path(Player::One), Some(12));
     assert_eq!(after.shortest_path(Player::Two), Some(12));
     // The gap itself cannot be closed by a horizontal wall (h4h overlaps).
     assert_eq!(
-        after.try_play(act("h4h")),
+        after.play(act("h4h")),
         Err(ActionError::WallOverlaps {
             wall: wall("h4h"),
             other: wall("g4h")
@@ -777,7 +779,7 @@ fn a_wall_closing_the_last_path_is_illegal() {
     // through h3|i3 or h4|i4; h3v closes it for player 1 only.
     let pos = setup("e1", "e9", "a4h c4h e4h g4h h1v", [8, 7], Player::Two);
     assert_eq!(
-        pos.try_play(act("h3v")),
+        pos.play(act("h3v")),
         Err(ActionError::WallCutsOff {
             wall: wall("h3v"),
             player: Player::One,
@@ -791,7 +793,7 @@ fn a_wall_closing_the_last_path_is_illegal() {
     // and h4v closes h5|i5 for player 2 only.
     let pos = setup("e1", "e9", "a4h c4h e4h g4h h6v h8v", [7, 7], Player::One);
     assert_eq!(
-        pos.try_play(act("h4v")),
+        pos.play(act("h4v")),
         Err(ActionError::WallCutsOff {
             wall: wall("h4v"),
             player: Player::Two,
@@ -801,7 +803,7 @@ fn a_wall_closing_the_last_path_is_illegal() {
     // A pocket in a corner: a1h over a1 and b1, then b1v shuts it.
     let pos = setup("a1", "e9", "a1h", [9, 10], Player::Two);
     assert_eq!(
-        pos.try_play(act("b1v")),
+        pos.play(act("b1v")),
         Err(ActionError::WallCutsOff {
             wall: wall("b1v"),
             player: Player::One,
@@ -821,7 +823,7 @@ fn no_walls_left_means_moving_the_pawn() {
         Player::One,
     );
     assert_eq!(
-        pos.try_play(act("e7h")),
+        pos.play(act("e7h")),
         Err(ActionError::NoWallsLeft {
             player: Player::One
         })
@@ -845,8 +847,14 @@ fn invalid_setups_are_refused_precisely() {
     let e1 = sq("e1");
     let e9 = sq("e9");
     let one = Player::One;
-    let from =
-        |p: [Square; 2], w: &str, l: [u8; 2], t: Player| Position::from_parts(p, &walls(w), l, t);
+    let from = |pawns: [Square; 2], w: &str, walls_left: [u8; 2], to_move: Player| {
+        Position::from_setup(&Setup {
+            pawns,
+            walls: walls(w),
+            walls_left,
+            to_move,
+        })
+    };
     assert_eq!(
         from([e1, e1], "", [10, 10], one),
         Err(SetupError::PawnsOnOneSquare { square: e1 })
@@ -949,12 +957,12 @@ fn code_of_the_issue_example() {
     // Player 2 to move (bit 7 of byte 0); e3h: anchor 2·8 + 4 = 20 → byte
     // 3 + 5, bits 0–1 = 1; d5v: anchor 4·8 + 3 = 35 → byte 3 + 8, bits 6–7
     // = 2.
-    let pos = Position::from_parts(
-        [sq("e2"), sq("e9")],
-        &walls("e3h d5v"),
-        [8, 10],
-        Player::Two,
-    )
+    let pos = Position::from_setup(&Setup {
+        pawns: [sq("e2"), sq("e9")],
+        walls: walls("e3h d5v"),
+        walls_left: [8, 10],
+        to_move: Player::Two,
+    })
     .unwrap();
     let mut bytes = vec![0x80 | 13, 76, 0x8a];
     bytes.extend([0; 16]);
@@ -976,26 +984,41 @@ fn bad_codes_are_refused_precisely() {
         b[i] = v;
         code_of(&b)
     };
-    assert_eq!(Position::from_code(""), Err(CodeError::Empty));
+    assert_eq!(
+        Position::from_code(""),
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "quoridor",
+            length: 0,
+            expected: Some(CODE_LENGTH)
+        }))
+    );
     assert_eq!(
         Position::from_code("BEyq="),
-        Err(CodeError::Padding { offset: 4 })
+        Err(CodeError::Syntax(SyntaxError::Padding { offset: 4 }))
     );
     assert_eq!(
         Position::from_code("BEyq+AAA"),
-        Err(CodeError::InvalidCharacter {
+        Err(CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 4,
             character: '+'
-        })
+        }))
     );
     assert_eq!(
         Position::from_code("BEyq"),
-        Err(CodeError::WrongLength { length: 4 })
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "quoridor",
+            length: 4,
+            expected: Some(CODE_LENGTH)
+        }))
     );
     // 26 characters carry 156 bits; the last 4 must be zero.
     assert_eq!(
         Position::from_code("BEyqAAAAAAAAAAAAAAAAAAAAAB"),
-        Err(CodeError::TrailingBits { character: 'B' })
+        Err(CodeError::Syntax(SyntaxError::TrailingBits {
+            offset: 25,
+            character: 'B',
+            bytes: Some(19)
+        }))
     );
     assert_eq!(
         Position::from_code(&with(1, 0x80 | 76)),

@@ -29,10 +29,11 @@ use std::path::Path;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use proptest::prelude::*;
+use qipan_rules::code::SyntaxError;
 use qipan_rules::tetris::{
-    Action, CodeError, Kind, Position, Rotation, SetupError, Solo, Step, TSPIN, TSPIN_MINI,
+    Action, CodeError, Kind, Lock, Position, Rotation, Setup, SetupError, TSpin,
 };
-use qipan_rules::{EndReason, Game, Status};
+use qipan_rules::{EndReason, Solo, Status};
 
 type Cells = [(u8, u8); 4];
 
@@ -56,11 +57,20 @@ fn strings(rows: &[&str]) -> Vec<String> {
 }
 
 fn setup(rows: &[&str], piece: Kind, queue: &[Kind]) -> Position {
-    Position::from_setup(&strings(rows), piece, queue, None, 1, 0, 0, None)
-        .unwrap_or_else(|e| panic!("a valid setup: {e}"))
+    Position::from_setup(&Setup {
+        rows: strings(rows),
+        piece,
+        queue: queue.to_vec(),
+        hold: None,
+        seed: 1,
+        score: 0,
+        lines: 0,
+        level: None,
+    })
+    .unwrap_or_else(|e| panic!("a valid setup: {e}"))
 }
 
-fn play_all(mut pos: Position, actions: &[Action]) -> (Position, Option<Step>) {
+fn play_all(mut pos: Position, actions: &[Action]) -> (Position, Option<Lock>) {
     let mut last = None;
     for &a in actions {
         let (next, step) = pos
@@ -192,9 +202,18 @@ fn kick_rows() -> Vec<KickRow> {
 
 /// The piece in `from` with its box at column 3, row 10 (open air).
 fn placed(kind: Kind, from: Rotation, obstacles: &HashSet<(i32, i32)>) -> Position {
-    Position::from_setup(&board_rows(obstacles), kind, &[], None, 9, 0, 0, None)
-        .and_then(|p| p.with_piece(from, 3, 10))
-        .unwrap_or_else(|e| panic!("{kind} in {from} at (3, 10): {e}"))
+    Position::from_setup(&Setup {
+        rows: board_rows(obstacles),
+        piece: kind,
+        queue: Vec::new(),
+        hold: None,
+        seed: 9,
+        score: 0,
+        lines: 0,
+        level: None,
+    })
+    .and_then(|p| p.with_piece(from, 3, 10))
+    .unwrap_or_else(|e| panic!("{kind} in {from} at (3, 10): {e}"))
 }
 
 #[test]
@@ -305,7 +324,11 @@ fn a_rotation_with_every_test_blocked_is_illegal() {
         [Action::Hard, Action::Hold, Action::Tick]
     );
     let err = pos.play_traced(Action::Cw).expect_err("blocked");
-    assert!(err.reason.contains("no kick test fits"), "{}", err.reason);
+    assert!(
+        err.to_string().contains("no kick test fits"),
+        "{}",
+        err.to_string()
+    );
     // O never turns.
     let o = setup(&[], Kind::O, &[]);
     assert!(!o.legal_actions().contains(&Action::Cw));
@@ -359,16 +382,16 @@ fn clearing_one_to_four_rows_scores_the_guideline_table() {
     for n in 1..=4usize {
         for level in [1u32, 3] {
             let rows = well(n);
-            let pos = Position::from_setup(
-                &strings(&rows),
-                Kind::I,
-                &[Kind::O],
-                None,
-                5,
-                1000,
-                0,
-                Some(level),
-            )
+            let pos = Position::from_setup(&Setup {
+                rows: strings(&rows),
+                piece: Kind::I,
+                queue: vec![Kind::O],
+                hold: None,
+                seed: 5,
+                score: 1000,
+                lines: 0,
+                level: Some(level),
+            })
             .expect("a valid setup");
             let actions = [
                 Action::Cw,
@@ -403,8 +426,17 @@ fn clearing_one_to_four_rows_scores_the_guideline_table() {
 
 #[test]
 fn ten_lines_raise_the_level_and_the_clear_scores_at_the_old_level() {
-    let pos =
-        Position::from_setup(&strings(&well(4)), Kind::I, &[], None, 5, 0, 8, None).expect("valid");
+    let pos = Position::from_setup(&Setup {
+        rows: strings(&well(4)),
+        piece: Kind::I,
+        queue: Vec::new(),
+        hold: None,
+        seed: 5,
+        score: 0,
+        lines: 8,
+        level: None,
+    })
+    .expect("valid");
     assert_eq!(pos.level(), 1);
     let (after, step) = play_all(
         pos,
@@ -438,7 +470,8 @@ fn soft_drop_scores_one_a_row_and_tick_scores_nothing() {
     let (_, step) = floor.play_traced(Action::Tick).expect("locks");
     assert_eq!(
         step,
-        Some(Step {
+        Some(Lock {
+            cells: [(3, 0), (4, 0), (4, 1), (5, 0)],
             lines: 0,
             tspin: None,
             points: 0
@@ -477,9 +510,10 @@ fn the_t_spin_triple_kick_lands_and_scores_1600() {
     let (after, step) = spun.play_traced(Action::Hard).expect("locks");
     assert_eq!(
         step,
-        Some(Step {
+        Some(Lock {
+            cells: [(1, 0), (1, 1), (1, 2), (2, 1)],
             lines: 3,
-            tspin: Some(TSPIN),
+            tspin: Some(TSpin::Full),
             points: 1600
         })
     );
@@ -494,7 +528,7 @@ fn the_t_spin_triple_kick_lands_and_scores_1600() {
         .find(|p| p.tspin.is_some())
         .expect("the TST placement");
     assert_eq!(found.cells, [(1, 0), (1, 1), (1, 2), (2, 1)]);
-    assert_eq!(found.tspin, Some(TSPIN));
+    assert_eq!(found.tspin, Some(TSpin::Full));
     assert_eq!(found.actions.len(), actions.len() + 2);
 }
 
@@ -514,9 +548,10 @@ fn t_spins_by_the_three_corner_rule() {
     let (_, step) = spun.play_traced(Action::Tick).expect("locks");
     assert_eq!(
         step,
-        Some(Step {
+        Some(Lock {
+            cells: [(0, 0), (0, 1), (0, 2), (1, 1)],
             lines: 0,
-            tspin: Some(TSPIN_MINI),
+            tspin: Some(TSpin::Mini),
             points: 100
         })
     );
@@ -528,7 +563,7 @@ fn t_spins_by_the_three_corner_rule() {
         .map(|p| p.tspin)
         .collect();
     assert_eq!(listed.len(), 2);
-    assert!(listed.contains(&None) && listed.contains(&Some(TSPIN_MINI)));
+    assert!(listed.contains(&None) && listed.contains(&Some(TSpin::Mini)));
     // Without the turn the same rest is no spin.
     let (_, step) = ready.play_traced(Action::Tick).expect("locks");
     assert_eq!(step.and_then(|s| s.tspin), None);
@@ -540,8 +575,17 @@ fn a_t_spin_double_scores_1200_times_the_level() {
     // a notch at column 1 of row 0, both bottom corners (0, 0) and (2, 0)
     // taken and the overhang a top corner.
     let rows = ["X.........", "...XXXXXXX", "X.XXXXXXXX"];
-    let pos =
-        Position::from_setup(&strings(&rows), Kind::T, &[], None, 1, 0, 0, Some(2)).expect("valid");
+    let pos = Position::from_setup(&Setup {
+        rows: strings(&rows),
+        piece: Kind::T,
+        queue: Vec::new(),
+        hold: None,
+        seed: 1,
+        score: 0,
+        lines: 0,
+        level: Some(2),
+    })
+    .expect("valid");
     let spin = pos
         .placements()
         .into_iter()
@@ -550,7 +594,11 @@ fn a_t_spin_double_scores_1200_times_the_level() {
     assert_eq!(spin.rotation, Rotation::Reverse);
     let (after, step) = play_all(pos, &spin.actions);
     let step = step.expect("locks");
-    assert_eq!((step.lines, step.tspin), (2, Some(TSPIN)));
+    // The report names the cells as the T locked, before the two rows
+    // under it were cleared.
+    assert_eq!(step.cells, [(0, 1), (1, 0), (1, 1), (2, 1)]);
+    assert_eq!((step.lines, step.tspin), (2, Some(TSpin::Full)));
+    assert_eq!(step.tspin.map(TSpin::as_str), Some("t-spin"));
     // Whatever soft drops the sequence used are not part of the lock's
     // points beyond the hard drop (0 rows here).
     assert_eq!(step.points, 1200 * 2);
@@ -567,35 +615,62 @@ fn block_out_when_the_next_piece_cannot_appear() {
     // A cell in hidden row 20 at column 6 blocks where I appears.
     let mut rows = vec![".........."; 21];
     rows[0] = "......X...";
-    let pos = Position::from_setup(&strings(&rows), Kind::O, &[Kind::I], None, 3, 0, 0, None)
-        .expect("O has room");
+    let pos = Position::from_setup(&Setup {
+        rows: strings(&rows),
+        piece: Kind::O,
+        queue: vec![Kind::I],
+        hold: None,
+        seed: 3,
+        score: 0,
+        lines: 0,
+        level: None,
+    })
+    .expect("O has room");
     let (over, step) = pos.play_traced(Action::Hard).expect("locks");
     assert_eq!(step.map(|s| s.lines), Some(0));
     assert_eq!(
-        over.outcome(),
+        over.status(),
         Status::Over {
             reason: EndReason::BlockOut
         }
     );
-    assert_eq!(over.status(), over.outcome());
+    assert_eq!(over.status(), over.status());
     assert!(over.piece().is_none());
     assert!(over.legal_actions().is_empty());
     assert!(over.placements().is_empty());
     assert!(!over.can_hold());
     let err = over.play_traced(Action::Left).expect_err("over");
-    assert!(err.reason.contains("block-out"), "{}", err.reason);
+    assert!(err.to_string().contains("block-out"), "{}", err.to_string());
     assert_eq!(Position::from_code(&over.to_code()), Ok(over.clone()));
     // The same board refuses I as the setup's own piece.
     assert_eq!(
-        Position::from_setup(&strings(&rows), Kind::I, &[], None, 3, 0, 0, None),
+        Position::from_setup(&Setup {
+            rows: strings(&rows),
+            piece: Kind::I,
+            queue: Vec::new(),
+            hold: None,
+            seed: 3,
+            score: 0,
+            lines: 0,
+            level: None
+        }),
         Err(SetupError::SpawnBlocked { kind: Kind::I })
     );
     // Hold can block out too: the held I cannot come back.
-    let pos = Position::from_setup(&strings(&rows), Kind::O, &[], Some(Kind::I), 3, 0, 0, None)
-        .expect("O has room");
+    let pos = Position::from_setup(&Setup {
+        rows: strings(&rows),
+        piece: Kind::O,
+        queue: Vec::new(),
+        hold: Some(Kind::I),
+        seed: 3,
+        score: 0,
+        lines: 0,
+        level: None,
+    })
+    .expect("O has room");
     let (over, _) = pos.play_traced(Action::Hold).expect("hold is legal");
     assert_eq!(
-        over.outcome(),
+        over.status(),
         Status::Over {
             reason: EndReason::BlockOut
         }
@@ -612,14 +687,15 @@ fn lock_out_when_a_piece_locks_above_the_visible_field() {
     let (over, step) = pos.play_traced(Action::Hard).expect("locks");
     assert_eq!(
         step,
-        Some(Step {
+        Some(Lock {
+            cells: [(4, 20), (4, 21), (5, 20), (5, 21)],
             lines: 0,
             tspin: None,
             points: 0
         })
     );
     assert_eq!(
-        over.outcome(),
+        over.status(),
         Status::Over {
             reason: EndReason::LockOut
         }
@@ -634,7 +710,7 @@ fn lock_out_when_a_piece_locks_above_the_visible_field() {
     let (after, _) = pos.play_traced(Action::Hard).expect("locks");
     assert_eq!(after.to_setup().rows[0], "....XX....");
     assert_eq!(
-        after.outcome(),
+        after.status(),
         Status::Over {
             reason: EndReason::BlockOut
         }
@@ -665,7 +741,11 @@ fn hold_rules() {
     assert!(!held.legal_actions().contains(&Action::Hold));
     // Once per piece.
     let err = held.play_traced(Action::Hold).expect_err("used");
-    assert!(err.reason.contains("already used"), "{}", err.reason);
+    assert!(
+        err.to_string().contains("already used"),
+        "{}",
+        err.to_string()
+    );
     // After a lock hold is back, and swaps.
     let (locked, _) = held.play_traced(Action::Hard).expect("locks");
     assert!(locked.can_hold());
@@ -704,7 +784,7 @@ fn dealt(seed: u64, pieces: usize) -> Vec<Kind> {
             break;
         };
         pos = play_all(pos, &actions).0;
-        if pos.outcome() != Status::Ongoing {
+        if pos.status() != Status::Ongoing {
             break;
         }
         out.push(pos.queue()[4]);
@@ -835,13 +915,13 @@ fn placement_counts_on_an_empty_field() {
 /// with the fewest actions: a plain BFS through `play_traced`. States are
 /// told apart by the piece's place and state and by what a hard drop from
 /// there locks (which is all the rotation flag can change).
-fn reference_placements(start: &Position) -> HashMap<(Cells, Option<&'static str>), usize> {
-    let landing = |pos: &Position| -> (Cells, Option<&'static str>) {
+fn reference_placements(start: &Position) -> HashMap<(Cells, Option<TSpin>), usize> {
+    let landing = |pos: &Position| -> (Cells, Option<TSpin>) {
         let cells = pos.ghost().expect("a piece");
         let (_, step) = pos.play_traced(Action::Hard).expect("hard is legal");
         (cells, step.and_then(|s| s.tspin))
     };
-    type Key = ((i8, i8), Rotation, (Cells, Option<&'static str>));
+    type Key = ((i8, i8), Rotation, (Cells, Option<TSpin>));
     let key = |pos: &Position| -> Key {
         let rot = pos.piece().expect("a piece").1;
         (pos.piece_origin(), rot, landing(pos))
@@ -888,7 +968,7 @@ fn placements_agree_with_a_plain_search_and_their_actions_reach_them() {
             let pos = setup(board, kind, &[]);
             let found = pos.placements();
             let reference = reference_placements(&pos);
-            let listed: HashMap<(Cells, Option<&'static str>), usize> = found
+            let listed: HashMap<(Cells, Option<TSpin>), usize> = found
                 .iter()
                 .map(|p| ((p.cells, p.tspin), p.actions.len()))
                 .collect();
@@ -1033,16 +1113,16 @@ fn codes_follow_the_documented_layout() {
     assert_eq!(expected.len(), 24);
     // A setup with a board, a hold, a score and lines.
     let rows = ["X.........", "XX.XXXXXXX"];
-    let pos = Position::from_setup(
-        &strings(&rows),
-        Kind::L,
-        &[Kind::T, Kind::T, Kind::I, Kind::O, Kind::Z],
-        Some(Kind::J),
-        99,
-        123_456,
-        37,
-        Some(6),
-    )
+    let pos = Position::from_setup(&Setup {
+        rows: strings(&rows),
+        piece: Kind::L,
+        queue: vec![Kind::T, Kind::T, Kind::I, Kind::O, Kind::Z],
+        hold: Some(Kind::J),
+        seed: 99,
+        score: 123_456,
+        lines: 37,
+        level: Some(6),
+    })
     .expect("valid");
     assert_eq!(pos.piece_origin(), (3, 20));
     let expected = spec_code(
@@ -1071,23 +1151,31 @@ fn code_errors_name_what_is_wrong() {
     let good = Position::new(7).to_code();
     assert_eq!(
         Position::from_code(&format!("{good}=")),
-        Err(CodeError::Padding { offset: 24 })
+        Err(CodeError::Syntax(SyntaxError::Padding { offset: 24 }))
     );
     assert_eq!(
         Position::from_code("AWKo+U6A"),
-        Err(CodeError::InvalidCharacter {
+        Err(CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 4,
             character: '+'
-        })
+        }))
     );
     assert_eq!(
         Position::from_code("AWKoA"),
-        Err(CodeError::InvalidLength { length: 5 })
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "tetris",
+            length: 5,
+            expected: None
+        }))
     );
-    assert!(matches!(
+    assert_eq!(
         Position::from_code(""),
-        Err(CodeError::Truncated { field: "version" })
-    ));
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "tetris",
+            length: 0,
+            expected: None
+        }))
+    );
     assert!(matches!(
         Position::from_code(&good[..12]),
         Err(CodeError::Truncated { .. })
@@ -1241,7 +1329,18 @@ fn code_errors_name_what_is_wrong() {
 
 #[test]
 fn setup_errors_name_the_row_and_field() {
-    let s = |rows: &[&str]| Position::from_setup(&strings(rows), Kind::T, &[], None, 0, 0, 0, None);
+    let s = |rows: &[&str]| {
+        Position::from_setup(&Setup {
+            rows: strings(rows),
+            piece: Kind::T,
+            queue: Vec::new(),
+            hold: None,
+            seed: 0,
+            score: 0,
+            lines: 0,
+            level: None,
+        })
+    };
     assert_eq!(
         s(&vec![".........."; 41]),
         Err(SetupError::TooManyRows { count: 41 })
@@ -1263,11 +1362,29 @@ fn setup_errors_name_the_row_and_field() {
         Err(SetupError::FullRow { row: 1 })
     );
     assert_eq!(
-        Position::from_setup(&[], Kind::T, &[Kind::I; 6], None, 0, 0, 0, None),
+        Position::from_setup(&Setup {
+            rows: Vec::new(),
+            piece: Kind::T,
+            queue: vec![Kind::I; 6],
+            hold: None,
+            seed: 0,
+            score: 0,
+            lines: 0,
+            level: None
+        }),
         Err(SetupError::QueueTooLong { length: 6 })
     );
     assert_eq!(
-        Position::from_setup(&[], Kind::T, &[], None, 0, 0, 30, Some(3)),
+        Position::from_setup(&Setup {
+            rows: Vec::new(),
+            piece: Kind::T,
+            queue: Vec::new(),
+            hold: None,
+            seed: 0,
+            score: 0,
+            lines: 30,
+            level: Some(3)
+        }),
         Err(SetupError::LevelTooLow {
             level: 3,
             lines: 30,
@@ -1283,16 +1400,16 @@ fn setup_errors_name_the_row_and_field() {
 #[test]
 fn the_readable_form_round_trips() {
     let rows = ["X.........", "XX.XXXXXXX"];
-    let pos = Position::from_setup(
-        &strings(&rows),
-        Kind::Z,
-        &[Kind::I, Kind::I, Kind::O],
-        Some(Kind::T),
-        4242,
-        900,
-        12,
-        None,
-    )
+    let pos = Position::from_setup(&Setup {
+        rows: strings(&rows),
+        piece: Kind::Z,
+        queue: vec![Kind::I, Kind::I, Kind::O],
+        hold: Some(Kind::T),
+        seed: 4242,
+        score: 900,
+        lines: 12,
+        level: None,
+    })
     .expect("valid");
     assert_eq!(pos.level(), 2);
     assert_eq!(pos.queue()[..3], [Kind::I, Kind::I, Kind::O]);
@@ -1302,16 +1419,16 @@ fn the_readable_form_round_trips() {
     let out = pos.to_setup();
     assert_eq!(out.rows, strings(&visible));
     // Rows given short are bottom-aligned.
-    let back = Position::from_setup(
-        &out.rows,
-        out.piece,
-        &out.queue,
-        out.hold,
-        out.seed,
-        out.score,
-        out.lines,
-        Some(out.level),
-    )
+    let back = Position::from_setup(&Setup {
+        rows: out.rows.clone(),
+        piece: out.piece,
+        queue: out.queue.clone(),
+        hold: out.hold,
+        seed: out.seed,
+        score: out.score,
+        lines: out.lines,
+        level: out.level,
+    })
     .expect("valid");
     // The queue is written out in full, so nothing is dealt again except
     // from the same generator state: the bags after it differ only by what
@@ -1344,7 +1461,7 @@ proptest! {
                 prop_assert_eq!(pos.play_traced(a).is_ok(), legal.contains(&a), "{}", a);
             }
             if legal.is_empty() {
-                prop_assert!(pos.outcome() != Status::Ongoing);
+                prop_assert!(pos.status() != Status::Ongoing);
                 break;
             }
             // Favour locking so games reach clears and top-outs.

@@ -23,10 +23,11 @@ use std::path::Path;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use proptest::prelude::*;
+use qipan_rules::code::SyntaxError;
 use qipan_rules::twenty48::{
-    CodeError, Direction, GridError, Position, Solo, Spawn, CODE_LEN, CODE_VERSION,
+    CodeError, Direction, GridError, Position, Setup, Slide, Spawn, CODE_LEN, CODE_VERSION,
 };
-use qipan_rules::{EndReason, Game, Status};
+use qipan_rules::{EndReason, Game, Solo, Status};
 
 type Grid = [[u32; 4]; 4];
 
@@ -43,8 +44,12 @@ fn max_score(grid: &Grid) -> u64 {
 }
 
 fn at_max_score(grid: Grid, seed: u64) -> Position {
-    Position::from_grid(grid, max_score(&grid), seed)
-        .unwrap_or_else(|e| panic!("{grid:?} is a valid board: {e}"))
+    Position::from_setup(&Setup {
+        board: grid,
+        score: Some(max_score(&grid)),
+        seed,
+    })
+    .unwrap_or_else(|e| panic!("{grid:?} is a valid board: {e}"))
 }
 
 fn tile_sum(grid: &Grid) -> u64 {
@@ -163,7 +168,7 @@ fn every_case_of_the_data_file() {
             None => {
                 assert_eq!(slid, None, "{at}: a no-op");
                 assert!(played.is_err(), "{at}: a no-op is illegal");
-                assert!(!pos.legal_moves().contains(&case.direction), "{at}");
+                assert!(!pos.legal_actions().contains(&case.direction), "{at}");
             }
             Some(after) => {
                 let (next, gained) =
@@ -176,8 +181,9 @@ fn every_case_of_the_data_file() {
                     pos.rng_state(),
                     "{at}: a slide draws nothing"
                 );
-                assert!(pos.legal_moves().contains(&case.direction), "{at}");
-                let (played, spawn, gained) = played.unwrap_or_else(|e| panic!("{at}: {e}"));
+                assert!(pos.legal_actions().contains(&case.direction), "{at}");
+                let (played, Slide { spawn, gained }) =
+                    played.unwrap_or_else(|e| panic!("{at}: {e}"));
                 assert_eq!(gained, case.gained, "{at}");
                 let (r, c) = (spawn.row as usize, spawn.col as usize);
                 assert_eq!(after[r][c], 0, "{at}: spawned on an empty cell");
@@ -201,8 +207,8 @@ fn four_directions_on_one_board_and_their_legality() {
     // Only right and down move: the tiles sit against the top-left corner
     // with no equal neighbours.
     let pos = at_max_score([[2, 4, 0, 0], [8, 0, 0, 0], [0; 4], [0; 4]], 1);
-    assert_eq!(pos.legal_moves(), vec![Direction::Down, Direction::Right]);
-    assert_eq!(pos.legal_actions(), pos.legal_moves());
+    assert_eq!(pos.legal_actions(), vec![Direction::Down, Direction::Right]);
+    assert_eq!(pos.legal_actions(), pos.legal_actions());
     assert_eq!(pos.status(), Status::Ongoing);
     assert_eq!(pos.to_move(), Solo);
     assert_eq!(Solo.to_string(), "player");
@@ -218,7 +224,7 @@ fn a_no_op_is_refused_and_names_the_legal_moves() {
     for d in [Direction::Up, Direction::Left] {
         let err = pos.play_traced(d).expect_err("nothing moves");
         assert_eq!(
-            err.reason,
+            err.to_string(),
             format!("{d} changes nothing on this board; legal moves: down, right")
         );
         assert_eq!(pos.play(d), Err(err));
@@ -229,16 +235,16 @@ fn a_no_op_is_refused_and_names_the_legal_moves() {
 #[test]
 fn a_full_board_without_equal_neighbours_is_over() {
     let pos = at_max_score([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]], 3);
-    assert_eq!(pos.legal_moves(), Vec::<Direction>::new());
+    assert_eq!(pos.legal_actions(), Vec::<Direction>::new());
     assert_eq!(
-        pos.outcome(),
+        pos.status(),
         Status::Over {
             reason: EndReason::NoMoves
         }
     );
     let err = pos.play_traced(Direction::Left).expect_err("game over");
     assert_eq!(
-        err.reason,
+        err.to_string(),
         "left changes nothing: no move is left, the game is over"
     );
     assert_eq!(pos.perft(1), 0);
@@ -248,9 +254,9 @@ fn a_full_board_without_equal_neighbours_is_over() {
 fn a_full_board_with_one_pair_goes_on() {
     // The only pair is the two 8s of column 3 (rows 2 and 3): up and down.
     let pos = at_max_score([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 8], [4, 2, 4, 8]], 3);
-    assert_eq!(pos.legal_moves(), vec![Direction::Up, Direction::Down]);
-    assert_eq!(pos.outcome(), Status::Ongoing);
-    let (next, spawn, gained) = pos.play_traced(Direction::Down).expect("legal");
+    assert_eq!(pos.legal_actions(), vec![Direction::Up, Direction::Down]);
+    assert_eq!(pos.status(), Status::Ongoing);
+    let (next, Slide { spawn, gained }) = pos.play_traced(Direction::Down).expect("legal");
     assert_eq!(gained, 16);
     // Column 3 became [0, 4, 2, 16]: the only empty cell is (0, 3).
     assert_eq!((spawn.row, spawn.col), (0, 3));
@@ -264,12 +270,12 @@ fn reaching_2048_wins_and_play_goes_on() {
     let pos = at_max_score([[1024, 1024, 0, 0], [0; 4], [0; 4], [0; 4]], 5);
     assert!(!pos.won());
     assert_eq!(pos.max_tile(), 1024);
-    let (next, _, gained) = pos.play_traced(Direction::Left).expect("legal");
+    let (next, Slide { gained, .. }) = pos.play_traced(Direction::Left).expect("legal");
     assert_eq!(gained, 2048);
     assert!(next.won());
     assert_eq!(next.max_tile(), 2048);
-    assert_eq!(next.outcome(), Status::Ongoing);
-    assert!(!next.legal_moves().is_empty());
+    assert_eq!(next.status(), Status::Ongoing);
+    assert!(!next.legal_actions().is_empty());
 }
 
 #[test]
@@ -420,7 +426,7 @@ fn spec_game_from_seed_42() {
     for (i, (d, grid, (row, col, value), gained, score, code)) in SPEC_GAME.into_iter().enumerate()
     {
         let d: Direction = d.parse().expect("a direction");
-        let (next, spawn, g) = pos
+        let (next, Slide { spawn, gained: g }) = pos
             .play_traced(d)
             .unwrap_or_else(|e| panic!("move {i}: {e}"));
         assert_eq!(next.grid(), grid, "move {i} ({d})");
@@ -471,14 +477,34 @@ fn the_generator_state_is_a_seed() {
     // Export writes the state as the seed; importing it continues the game.
     let mut pos = Position::new(2024);
     for i in 0..300 {
-        let Some(&d) = pos.legal_moves().get(i % 3).or(pos.legal_moves().first()) else {
+        let Some(&d) = pos
+            .legal_actions()
+            .get(i % 3)
+            .or(pos.legal_actions().first())
+        else {
             break;
         };
-        let imported = Position::from_grid(pos.grid(), pos.score(), pos.rng_state())
-            .expect("an exported position imports");
+        let imported = Position::from_setup(&Setup {
+            board: pos.grid(),
+            score: Some(pos.score()),
+            seed: pos.rng_state(),
+        })
+        .expect("an exported position imports");
         assert_eq!(imported, pos);
-        let (a, sa, ga) = pos.play_traced(d).expect("legal");
-        let (b, sb, gb) = imported.play_traced(d).expect("legal");
+        let (
+            a,
+            Slide {
+                spawn: sa,
+                gained: ga,
+            },
+        ) = pos.play_traced(d).expect("legal");
+        let (
+            b,
+            Slide {
+                spawn: sb,
+                gained: gb,
+            },
+        ) = imported.play_traced(d).expect("legal");
         assert_eq!((a, sa, ga), (b, sb, gb));
         pos = a;
     }
@@ -499,11 +525,11 @@ fn a_whole_game_keeps_every_invariant_until_it_is_over() {
     let mut moves = 0;
     while let Some(d) = preference
         .into_iter()
-        .find(|d| pos.legal_moves().contains(d))
+        .find(|d| pos.legal_actions().contains(d))
     {
         let before = pos.grid();
         let (slid, slide_gain) = pos.slide(d).expect("a legal move slides");
-        let (next, spawn, gained) = pos.play_traced(d).expect("a legal move plays");
+        let (next, Slide { spawn, gained }) = pos.play_traced(d).expect("a legal move plays");
         assert_eq!(gained, slide_gain);
         assert_eq!((gained, slid.grid()), {
             let (g, s) = reference_slide(&before, d);
@@ -548,7 +574,7 @@ fn spawn_counts(grid: Grid, d: Direction, n: usize) -> ([[u64; 4]; 4], u64) {
         let mut seed = stream;
         for _ in 0..n / 100 {
             let pos = at_max_score(grid, seed);
-            let (next, spawn, _) = pos.play_traced(d).expect("a legal move");
+            let (next, Slide { spawn, .. }) = pos.play_traced(d).expect("a legal move");
             cells[spawn.row as usize][spawn.col as usize] += 1;
             fours += u64::from(spawn.value == 4);
             seed = next.rng_state();
@@ -654,7 +680,12 @@ fn grid_values_must_be_tiles() {
     ] {
         let mut grid = [[2, 0, 0, 0], [0; 4], [0; 4], [0; 4]];
         grid[r][c] = value;
-        let err = Position::from_grid(grid, 0, 0).expect_err("not a tile");
+        let err = Position::from_setup(&Setup {
+            board: grid,
+            score: Some(0),
+            seed: 0,
+        })
+        .expect_err("not a tile");
         assert_eq!(
             err,
             GridError::InvalidTile {
@@ -668,7 +699,14 @@ fn grid_values_must_be_tiles() {
             format!("row {r}, column {c}: {value} is not a tile; a cell holds 0 (empty) or a power of two from 2 to 131072")
         );
     }
-    assert_eq!(Position::from_grid(EMPTY, 0, 0), Err(GridError::NoTiles));
+    assert_eq!(
+        Position::from_setup(&Setup {
+            board: EMPTY,
+            score: Some(0),
+            seed: 0
+        }),
+        Err(GridError::NoTiles)
+    );
     let top = at_max_score([[131_072; 4]; 4], 0);
     assert_eq!(top.max_tile(), 131_072);
 }
@@ -679,11 +717,23 @@ fn the_score_must_fit_the_tiles() {
     // 4 and two 2s 12.
     let grid = [[8, 0, 0, 0], [0; 4], [0; 4], [0; 4]];
     for ok in [8, 12, 16] {
-        assert_eq!(Position::from_grid(grid, ok, 0).map(|p| p.score()), Ok(ok));
+        assert_eq!(
+            Position::from_setup(&Setup {
+                board: grid,
+                score: Some(ok),
+                seed: 0
+            })
+            .map(|p| p.score()),
+            Ok(ok)
+        );
     }
     for bad in [0, 4, 10, 20, u64::MAX] {
         assert_eq!(
-            Position::from_grid(grid, bad, 0),
+            Position::from_setup(&Setup {
+                board: grid,
+                score: Some(bad),
+                seed: 0
+            }),
             Err(GridError::ImpossibleScore {
                 score: bad,
                 min: 8,
@@ -694,8 +744,18 @@ fn the_score_must_fit_the_tiles() {
     }
     // The example: [2, 2, 4, 0] with score 0 (the 4 was spawned).
     let grid = [[2, 2, 4, 0], [0; 4], [0; 4], [0; 4]];
-    assert!(Position::from_grid(grid, 0, 42).is_ok());
-    let err = Position::from_grid(grid, 2, 42).expect_err("odd score");
+    assert!(Position::from_setup(&Setup {
+        board: grid,
+        score: Some(0),
+        seed: 42
+    })
+    .is_ok());
+    let err = Position::from_setup(&Setup {
+        board: grid,
+        score: Some(2),
+        seed: 42,
+    })
+    .expect_err("odd score");
     assert_eq!(
         err.to_string(),
         "score 2 cannot go with these tiles: building them scores a multiple of 4 from 0 (all from spawned 4s) to 4 (all from spawned 2s)"
@@ -741,29 +801,44 @@ fn every_code_error_names_the_problem() {
     let good = Position::new(42).to_code();
     assert_eq!(
         Position::from_code("AQAC"),
-        Err(CodeError::WrongLength { length: 4 })
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "2048",
+            length: 4,
+            expected: Some(CODE_LEN)
+        }))
     );
     assert_eq!(
         Position::from_code(&format!("{good}A")),
-        Err(CodeError::WrongLength { length: 32 })
+        Err(CodeError::Syntax(SyntaxError::WrongLength {
+            game: "2048",
+            length: 32,
+            expected: Some(CODE_LEN)
+        }))
     );
     assert_eq!(
         Position::from_code(&format!("{good}=")),
-        Err(CodeError::Padding { offset: 31 })
+        Err(CodeError::Syntax(SyntaxError::Padding { offset: 31 }))
     );
     let mut bad = good.clone();
     bad.replace_range(5..6, "+");
     assert_eq!(
         Position::from_code(&bad),
-        Err(CodeError::InvalidCharacter {
+        Err(CodeError::Syntax(SyntaxError::InvalidCharacter {
             offset: 5,
             character: '+'
-        })
+        }))
     );
     let mut bad = good.clone();
     bad.replace_range(30..31, "B");
     let err = Position::from_code(&bad).expect_err("trailing bits");
-    assert_eq!(err, CodeError::TrailingBits { character: 'B' });
+    assert_eq!(
+        err,
+        CodeError::Syntax(SyntaxError::TrailingBits {
+            offset: 30,
+            character: 'B',
+            bytes: Some(23)
+        })
+    );
     assert!(err.to_string().contains("AEIMQUYcgkosw048"));
 
     let mut exps = [0u8; 16];
@@ -904,9 +979,9 @@ proptest! {
             .into_iter()
             .filter(|&d| reference_slide(&grid, d).0 != grid)
             .collect();
-        prop_assert_eq!(pos.legal_moves(), expected.clone());
+        prop_assert_eq!(pos.legal_actions(), expected.clone());
         let over = Status::Over { reason: EndReason::NoMoves };
-        prop_assert_eq!(pos.outcome() == over, expected.is_empty());
+        prop_assert_eq!(pos.status() == over, expected.is_empty());
         for d in Direction::ALL {
             prop_assert_eq!(pos.play(d).is_ok(), expected.contains(&d));
         }
@@ -916,7 +991,7 @@ proptest! {
     fn play_is_slide_then_one_spawn(grid in any_grid(), d in any_direction(), seed in any::<u64>()) {
         let pos = at_max_score(grid, seed);
         let Some((slid, gained)) = pos.slide(d) else { return Ok(()) };
-        let (next, spawn, g) = pos.play_traced(d).expect("a changing move is legal");
+        let (next, Slide { spawn, gained: g }) = pos.play_traced(d).expect("a changing move is legal");
         prop_assert_eq!(g, gained);
         let mut expected = slid.grid();
         prop_assert_eq!(expected[spawn.row as usize][spawn.col as usize], 0);
@@ -925,7 +1000,7 @@ proptest! {
         prop_assert_eq!(next.grid(), expected);
         prop_assert_eq!(next.score(), pos.score() + gained);
         // The new score still fits the new tiles.
-        prop_assert_eq!(Position::from_grid(next.grid(), next.score(), next.rng_state()), Ok(next));
+        prop_assert_eq!(Position::from_setup(&Setup { board: next.grid(), score: Some(next.score()), seed: next.rng_state() }), Ok(next));
     }
 
     #[test]
@@ -934,7 +1009,7 @@ proptest! {
         let min: u64 = grid.iter().flatten().filter(|&&v| v >= 4)
             .map(|&v| u64::from(v.trailing_zeros() - 2) * u64::from(v)).sum();
         let score = max - 4 * (fours % ((max - min) / 4 + 1));
-        let pos = Position::from_grid(grid, score, seed).expect("a reachable score");
+        let pos = Position::from_setup(&Setup { board: grid, score: Some(score), seed }).expect("a reachable score");
         let code = pos.to_code();
         prop_assert_eq!(code.len(), CODE_LEN);
         prop_assert!(code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));

@@ -2,22 +2,16 @@
 //! URL-safe base64 without padding. The layout is documented in the module
 //! documentation ([`super`]).
 
-use base64::alphabet;
-use base64::engine::{general_purpose::GeneralPurpose, DecodePaddingMode, GeneralPurposeConfig};
-use base64::{DecodeError, Engine};
+use crate::code::{decode, encode, Layout, SyntaxError};
+use crate::Reason;
 
 use super::board::Board;
-use super::position::{PositionError, SetupError};
+use super::position::{IllegalMove, PositionError, SetupError};
 use super::types::{Point, Variant};
 use super::Position;
 
-const ENGINE: GeneralPurpose = GeneralPurpose::new(
-    &alphabet::URL_SAFE,
-    GeneralPurposeConfig::new()
-        .with_encode_padding(false)
-        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
-        .with_decode_allow_trailing_bits(false),
-);
+/// Codes of every length that makes whole bytes.
+const LAYOUT: Layout = Layout::variable("gomoku");
 
 /// Header bit: the board is 19×19 (else 15×15).
 const SIZE_19: u8 = 0b0000_0100;
@@ -27,11 +21,6 @@ const GRID: u8 = 0b0000_1000;
 const LAST: u8 = 0b0001_0000;
 /// Header bits that are always zero.
 const RESERVED: u8 = 0b1110_0000;
-
-/// Number of base64 characters that `bytes` bytes take without padding.
-fn chars_for(bytes: usize) -> usize {
-    (bytes * 8).div_ceil(6)
-}
 
 /// Bytes of the base-3 grid of a `size`×`size` board: five points a byte.
 fn grid_bytes(size: u8) -> usize {
@@ -50,37 +39,10 @@ fn last_bytes(size: u8) -> usize {
 /// Why a string is not a gomoku code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CodeError {
-    /// The empty string.
-    #[error("the code is empty")]
-    Empty,
-    /// A `=` padding character.
-    #[error("padding '=' at offset {offset}: codes are written without padding")]
-    Padding {
-        /// Offset of the first `=`, in characters.
-        offset: usize,
-    },
-    /// A character outside `A–Z a–z 0–9 - _`.
-    #[error("character {character:?} at offset {offset} is not in the URL-safe base64 alphabet (A–Z a–z 0–9 - _)")]
-    InvalidCharacter {
-        /// Offset of the character, in characters.
-        offset: usize,
-        /// The character.
-        character: char,
-    },
-    /// A length that is no whole number of bytes in base64 (4n + 1).
-    #[error(
-        "{length} characters do not make whole bytes in base64 (a length of 4n + 1 never does)"
-    )]
-    WrongLength {
-        /// The length found, in characters.
-        length: usize,
-    },
-    /// The last character carries bits beyond the last byte.
-    #[error("the last character {character:?} sets bits beyond the code's last byte")]
-    TrailingBits {
-        /// The last character.
-        character: char,
-    },
+    /// Not base64 of whole bytes: empty, a padding or foreign character,
+    /// a length of 4n + 1, or bits after the last byte.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
     /// Header bits that the layout leaves zero are set.
     #[error("header byte {header:#010b} sets bits the layout leaves zero (bits 5–7; bit 4 outside the grid form)")]
     HeaderBits {
@@ -155,11 +117,30 @@ pub enum CodeError {
         /// Its point.
         point: Point,
         /// Why not (taken, forbidden, game already over).
-        reason: String,
+        reason: IllegalMove,
     },
     /// The grid is read but cannot arise in a game.
     #[error(transparent)]
     Position(#[from] PositionError),
+}
+
+impl Reason for CodeError {
+    fn reason(&self) -> &'static str {
+        match self {
+            CodeError::Syntax(e) => e.reason(),
+            CodeError::GridLength { .. } | CodeError::MoveListLength { .. } => "wrong-length",
+            CodeError::MoveListPadding => "trailing-bits",
+            CodeError::HeaderBits { .. } => "header-bits",
+            CodeError::UnknownVariant { .. } => "unknown-variant",
+            CodeError::Setup(e) => e.reason(),
+            CodeError::GridValue { .. } => "grid-value",
+            CodeError::MoveOutOfRange { .. } | CodeError::LastMoveOutOfRange { .. } => {
+                "point-out-of-range"
+            }
+            CodeError::IllegalMove { .. } => "illegal-move",
+            CodeError::Position(e) => e.reason(),
+        }
+    }
 }
 
 impl Position {
@@ -215,7 +196,7 @@ impl Position {
                 }
             }
         }
-        ENGINE.encode(bytes)
+        encode(&bytes)
     }
 
     /// Reads a code. Both forms are read whichever is canonical, so a move
@@ -226,31 +207,17 @@ impl Position {
     ///
     /// A [`CodeError`] naming the offending character, byte, move or rule.
     pub fn from_code(code: &str) -> Result<Position, CodeError> {
-        if code.is_empty() {
-            return Err(CodeError::Empty);
-        }
-        if let Some(offset) = code.chars().position(|c| c == '=') {
-            return Err(CodeError::Padding { offset });
-        }
-        if let Some((offset, character)) = code
-            .chars()
-            .enumerate()
-            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-        {
-            return Err(CodeError::InvalidCharacter { offset, character });
-        }
-        // Only ASCII is left, so bytes are characters from here on.
+        let bytes = decode(code, &LAYOUT)?;
+        // Only URL-safe ASCII is left, so bytes are characters.
         let length = code.len();
-        let bytes = ENGINE.decode(code).map_err(|e| match e {
-            DecodeError::InvalidLastSymbol(_, _) => CodeError::TrailingBits {
-                character: code.chars().last().unwrap_or('?'),
-            },
-            DecodeError::InvalidLength(_)
-            | DecodeError::InvalidByte(_, _)
-            | DecodeError::InvalidPadding => CodeError::WrongLength { length },
-        })?;
         let Some((&header, body)) = bytes.split_first() else {
-            return Err(CodeError::WrongLength { length });
+            // A text that decodes has at least two characters, so one byte.
+            return Err(SyntaxError::WrongLength {
+                game: LAYOUT.game,
+                length,
+                expected: None,
+            }
+            .into());
         };
         if header & RESERVED != 0 || (header & GRID == 0 && header & LAST != 0) {
             return Err(CodeError::HeaderBits { header });
@@ -305,10 +272,10 @@ fn read_move_list(start: Position, body: &[u8], length: usize) -> Result<Positio
             value,
             size,
         })?;
-        pos = pos.play_point(point).map_err(|e| CodeError::IllegalMove {
+        pos = pos.play(point).map_err(|reason| CodeError::IllegalMove {
             number,
             point,
-            reason: e.reason,
+            reason,
         })?;
     }
     Ok(pos)
@@ -329,7 +296,7 @@ fn read_grid(
             size,
             with_last,
             length,
-            expected: chars_for(expected),
+            expected: crate::code::chars_for(expected),
         });
     }
     let points = size as usize * size as usize;

@@ -100,7 +100,7 @@ mod rows;
 mod types;
 
 pub use code::CodeError;
-pub use position::{Position, PositionError, SetupError};
+pub use position::{IllegalMove, MovesError, Position, PositionError, Setup, SetupError};
 pub use rows::RowsError;
 pub use types::{
     Forbidden, ParseForbiddenError, ParsePointError, ParseStoneError, ParseVariantError, Point,

@@ -1,14 +1,16 @@
 //! The checked position: stones, rule set, what is known of the move order,
 //! the win test and the legal moves.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use super::board::{coords, point, Board, Run, BLACK, EMPTY, WHITE};
+use super::code::CodeError;
 use super::renju::forbidden_at;
-use super::types::{Forbidden, Point, Stone, Variant};
-use crate::{EndReason, Game, IllegalAction, Status};
+use super::types::{Forbidden, ParsePointError, Point, Stone, Variant};
+use crate::{EndReason, Game, GameKind, Reason, Status};
 
-/// A rule set and board size that cannot be played.
+/// Why a [`Setup`] (or a rule set and size) does not make a position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// The size is not one the rule set is played on.
@@ -19,6 +21,136 @@ pub enum SetupError {
         /// The size asked for.
         size: u8,
     },
+    /// A stone on a point beyond the board's side.
+    #[error("the stone on {point} is off the {size}×{size} board")]
+    StoneOffBoard {
+        /// The first such point, in board order.
+        point: Point,
+        /// The board side.
+        size: u8,
+    },
+    /// The board is read but cannot arise in a game.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+}
+
+impl Reason for SetupError {
+    fn reason(&self) -> &'static str {
+        match self {
+            SetupError::UnsupportedSize { .. } => "unsupported-size",
+            SetupError::StoneOffBoard { .. } => "stone-off-board",
+            SetupError::Position(e) => e.reason(),
+        }
+    }
+}
+
+/// Why a stone cannot be played, in the order the checks are made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// Somebody has already won.
+    #[error("{point}: the game is over, {winner} has won")]
+    GameWon {
+        /// The point asked for.
+        point: Point,
+        /// The winner.
+        winner: Stone,
+    },
+    /// Every point is taken.
+    #[error("{point}: the game is over, the board is full")]
+    BoardFull {
+        /// The point asked for.
+        point: Point,
+    },
+    /// The point lies beyond the board's side (`p1` on 15×15).
+    #[error("{point} is off the {size}×{size} board")]
+    OffBoard {
+        /// The point asked for.
+        point: Point,
+        /// The board side.
+        size: u8,
+    },
+    /// A stone already stands there.
+    #[error("{point} is occupied by a {stone} stone")]
+    Occupied {
+        /// The point asked for.
+        point: Point,
+        /// The stone on it.
+        stone: Stone,
+    },
+    /// Renju: the point is forbidden to black.
+    #[error("{point} is forbidden for black: {why}")]
+    Forbidden {
+        /// The point asked for.
+        point: Point,
+        /// Which prohibition.
+        why: Forbidden,
+    },
+}
+
+impl Reason for IllegalMove {
+    fn reason(&self) -> &'static str {
+        match self {
+            IllegalMove::GameWon { .. } | IllegalMove::BoardFull { .. } => "game-over",
+            IllegalMove::OffBoard { .. } => "off-board",
+            IllegalMove::Occupied { .. } => "point-taken",
+            IllegalMove::Forbidden { .. } => "forbidden",
+        }
+    }
+}
+
+/// Why a move list does not replay from the empty board.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MovesError {
+    /// The rule set is not played on the size.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// A move cannot be played where it stands in the list.
+    #[error("move {index}: {reason}")]
+    Illegal {
+        /// The move's 0-based index in the list.
+        index: usize,
+        /// Why it cannot be played.
+        reason: IllegalMove,
+    },
+}
+
+impl Reason for MovesError {
+    fn reason(&self) -> &'static str {
+        match self {
+            MovesError::Setup(e) => e.reason(),
+            MovesError::Illegal { .. } => "illegal-move",
+        }
+    }
+}
+
+/// An unchecked board: a rule set, a size, the stones and the last move if
+/// known. Anything can be written here; [`Position::from_setup`] checks it.
+///
+/// It carries no move order: a position read from it knows its order only
+/// when it holds at most two stones (the colours tell it). A move order is
+/// read with [`Position::from_moves`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The rule set.
+    pub variant: Variant,
+    /// The board side, 15 or 19.
+    pub size: u8,
+    /// The stones, by point.
+    pub stones: BTreeMap<Point, Stone>,
+    /// The last stone played, when known.
+    pub last_move: Option<Point>,
+}
+
+impl Setup {
+    /// An empty board of `variant` and `size`, unchecked.
+    pub fn empty(variant: Variant, size: u8) -> Setup {
+        Setup {
+            variant,
+            size,
+            stones: BTreeMap::new(),
+            last_move: None,
+        }
+    }
 }
 
 fn sizes_text(variant: Variant) -> String {
@@ -31,6 +163,10 @@ fn sizes_text(variant: Variant) -> String {
 }
 
 /// What makes a board impossible in a game, whichever form it was read from.
+///
+/// Checked in this order: the stone counts, the last move against the
+/// counts, a win of the side to move, a win not made by one last stone (or
+/// not by the given one), a Renju overline of black.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     /// Black moves first and the sides alternate, so black has as many stones
@@ -107,6 +243,20 @@ pub enum PositionError {
     },
 }
 
+impl Reason for PositionError {
+    fn reason(&self) -> &'static str {
+        match self {
+            PositionError::ImpossibleCounts { .. } => "impossible-counts",
+            PositionError::LastMoveOnEmptyBoard { .. } => "last-move-on-empty-board",
+            PositionError::LastMoveNotMover { .. } => "last-move-not-mover",
+            PositionError::WinnerNotLastMover { .. } => "winner-not-last-mover",
+            PositionError::PlayedOnAfterWin { .. } => "played-on-after-win",
+            PositionError::LastMoveNotWinning { .. } => "last-move-not-winning",
+            PositionError::BlackOverline { .. } => "black-overline",
+        }
+    }
+}
+
 /// A gomoku position that can arise in a game: a rule set, a board of a size
 /// it is played on, stone counts that alternating play gives, no finished
 /// game played on, and — when known — the move order or the last move.
@@ -173,6 +323,61 @@ impl Position {
             last: None,
             winner: None,
         })
+    }
+
+    /// Checks a setup and builds the position.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError::UnsupportedSize`], then [`SetupError::StoneOffBoard`]
+    /// for the first stone beyond the side, then the first
+    /// [`PositionError`] (see its order).
+    pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
+        let (variant, size) = (setup.variant, setup.size);
+        Position::new(variant, size)?;
+        let mut board = Board::new(size);
+        for (&point, &stone) in &setup.stones {
+            if !point.is_on(size) {
+                return Err(SetupError::StoneOffBoard { point, size });
+            }
+            let (c, r) = coords(point);
+            board.set(c, r, stone.cell());
+        }
+        Ok(Position::from_board(variant, board, setup.last_move)?)
+    }
+
+    /// The unchecked form: the stones and the last move (the move order is
+    /// left out, see [`Setup`]).
+    pub fn to_setup(&self) -> Setup {
+        let size = self.size();
+        let stones = (0..size)
+            .flat_map(|row| (0..size).filter_map(move |col| Point::new(col, row)))
+            .filter_map(|p| self.stone_at(p).map(|s| (p, s)))
+            .collect();
+        Setup {
+            variant: self.variant,
+            size,
+            stones,
+            last_move: self.last,
+        }
+    }
+
+    /// The position after playing `moves` in order from the empty board.
+    /// The move order is kept while it is short enough (see [`Position`]).
+    ///
+    /// # Errors
+    ///
+    /// [`MovesError::Setup`] when the rule set is not played on `size`;
+    /// [`MovesError::Illegal`] with the 0-based index of the first move that
+    /// cannot be played and why.
+    pub fn from_moves(variant: Variant, size: u8, moves: &[Point]) -> Result<Position, MovesError> {
+        let mut pos = Position::new(variant, size)?;
+        for (index, &point) in moves.iter().enumerate() {
+            pos = pos
+                .play(point)
+                .map_err(|reason| MovesError::Illegal { index, reason })?;
+        }
+        Ok(pos)
     }
 
     /// Checks a board whose move order is unknown and builds the position.
@@ -312,7 +517,7 @@ impl Position {
     /// set allows), drawn on a full board, drawn when black is to move in
     /// Renju and every empty point is forbidden (there is no pass), or going
     /// on.
-    pub fn outcome(&self) -> Status<Stone> {
+    pub fn status(&self) -> Status<Stone> {
         if let Some(winner) = self.winner {
             return Status::Won {
                 winner,
@@ -370,7 +575,7 @@ impl Position {
     /// Every legal move in board order (row 1 first, left to right): every
     /// empty point, less black's forbidden points under Renju rules. Empty
     /// when the game is over.
-    pub fn legal_moves(&self) -> Vec<Point> {
+    pub fn legal_actions(&self) -> Vec<Point> {
         if self.winner.is_some() || self.is_full() {
             return Vec::new();
         }
@@ -412,38 +617,29 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`IllegalAction`] naming the point and the reason: the game is over,
-    /// the point is off the board, it is taken, or (Renju, black) it is
-    /// forbidden, with the kind of prohibition.
-    pub fn play_point(&self, p: Point) -> Result<Position, IllegalAction> {
+    /// [`IllegalMove`] naming the point and the reason, checked in this
+    /// order: the game is won, the board is full, the point is off the
+    /// board, it is taken, or (Renju, black) it is forbidden, with the kind
+    /// of prohibition.
+    pub fn play(&self, p: Point) -> Result<Position, IllegalMove> {
         if let Some(winner) = self.winner {
-            return Err(IllegalAction::new(format!(
-                "{p}: the game is over, {winner} has won"
-            )));
+            return Err(IllegalMove::GameWon { point: p, winner });
         }
         if self.is_full() {
-            return Err(IllegalAction::new(format!(
-                "{p}: the game is over, the board is full"
-            )));
+            return Err(IllegalMove::BoardFull { point: p });
         }
         let size = self.size();
         if !p.is_on(size) {
-            return Err(IllegalAction::new(format!(
-                "{p} is off the {size}×{size} board"
-            )));
+            return Err(IllegalMove::OffBoard { point: p, size });
         }
         if let Some(stone) = self.stone_at(p) {
-            return Err(IllegalAction::new(format!(
-                "{p} is occupied by a {stone} stone"
-            )));
+            return Err(IllegalMove::Occupied { point: p, stone });
         }
         let (c, r) = coords(p);
         let mut board = self.board.clone();
         if self.black_is_restricted() {
             if let Some(why) = forbidden_at(&mut board, c, r) {
-                return Err(IllegalAction::new(format!(
-                    "{p} is forbidden for black: {why}"
-                )));
+                return Err(IllegalMove::Forbidden { point: p, why });
             }
         }
         let stone = self.turn();
@@ -563,22 +759,39 @@ fn check_single_last_stone(
 const _: () = assert!(BLACK == 1 && WHITE == 2);
 
 impl Game for Position {
+    const KIND: GameKind = GameKind::Gomoku;
     type Action = Point;
+    type ParseActionError = ParsePointError;
     type Player = Stone;
+    type CodeError = CodeError;
+    type IllegalAction = IllegalMove;
+    type Trace = ();
+
+    fn from_code(code: &str) -> Result<Self, CodeError> {
+        Position::from_code(code)
+    }
+
+    fn to_code(&self) -> String {
+        Position::to_code(self)
+    }
 
     fn to_move(&self) -> Stone {
         self.turn()
     }
 
     fn legal_actions(&self) -> Vec<Point> {
-        self.legal_moves()
+        Position::legal_actions(self)
     }
 
-    fn play(&self, action: Point) -> Result<Self, IllegalAction> {
-        self.play_point(action)
+    fn play(&self, action: Point) -> Result<Self, IllegalMove> {
+        Position::play(self, action)
+    }
+
+    fn play_traced(&self, action: Point) -> Result<(Self, ()), IllegalMove> {
+        Position::play(self, action).map(|next| (next, ()))
     }
 
     fn status(&self) -> Status<Stone> {
-        self.outcome()
+        Position::status(self)
     }
 }

@@ -14,10 +14,10 @@
 //! A board read this way has no move order (unless it holds at most two
 //! stones, whose order the colours tell).
 
-use super::board::{Board, BLACK, EMPTY, WHITE};
-use super::position::{PositionError, SetupError};
+use super::position::{PositionError, Setup, SetupError};
 use super::types::{Point, Stone, Variant};
 use super::Position;
+use crate::Reason;
 
 /// Why a text is not a gomoku board in the rows form.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -60,6 +60,78 @@ pub enum RowsError {
     Position(#[from] PositionError),
 }
 
+impl Reason for RowsError {
+    fn reason(&self) -> &'static str {
+        match self {
+            RowsError::RowCount { .. } => "row-count",
+            RowsError::Setup(e) => e.reason(),
+            RowsError::RowLength { .. } => "row-length",
+            RowsError::BadCharacter { .. } => "invalid-character",
+            RowsError::Position(e) => e.reason(),
+        }
+    }
+}
+
+impl Setup {
+    /// Reads the rows form without checking that the board could arise in
+    /// a game. The size comes from the number of rows and is checked
+    /// against the rule set before the rows are read.
+    ///
+    /// # Errors
+    ///
+    /// A [`RowsError`] naming the line, column and character at fault.
+    pub fn from_rows(variant: Variant, text: &str) -> Result<Setup, RowsError> {
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        let lines: Vec<&str> = if text.is_empty() {
+            Vec::new()
+        } else {
+            text.split('\n').collect()
+        };
+        let count = lines.len();
+        let size = match count {
+            15 => 15u8,
+            19 => 19,
+            _ => return Err(RowsError::RowCount { count }),
+        };
+        // Checks the size against the rule set before the rows.
+        Position::new(variant, size)?;
+        let mut setup = Setup::empty(variant, size);
+        for (i, line) in lines.iter().enumerate() {
+            let row = size - 1 - i as u8;
+            let length = line.chars().count();
+            if length != size as usize {
+                return Err(RowsError::RowLength {
+                    line: i + 1,
+                    row: row as usize + 1,
+                    length,
+                    expected: size as usize,
+                });
+            }
+            for (col, character) in line.chars().enumerate() {
+                let point = Point::new(col as u8, row)
+                    .unwrap_or_else(|| unreachable!("inside a board of at most 19×19"));
+                let stone = match character {
+                    '.' => None,
+                    'x' => Some(Stone::Black),
+                    'o' => Some(Stone::White),
+                    _ => {
+                        return Err(RowsError::BadCharacter {
+                            line: i + 1,
+                            column: col + 1,
+                            point,
+                            character,
+                        })
+                    }
+                };
+                if let Some(stone) = stone {
+                    setup.stones.insert(point, stone);
+                }
+            }
+        }
+        Ok(setup)
+    }
+}
+
 impl Position {
     /// The rows form: one line per row, top row first, `'\n'` between rows
     /// and none at the end.
@@ -89,50 +161,12 @@ impl Position {
     /// A [`RowsError`] naming the line, column and character at fault, or
     /// the reason the board cannot arise.
     pub fn from_rows(variant: Variant, text: &str) -> Result<Position, RowsError> {
-        let text = text.strip_suffix('\n').unwrap_or(text);
-        let lines: Vec<&str> = if text.is_empty() {
-            Vec::new()
-        } else {
-            text.split('\n').collect()
-        };
-        let count = lines.len();
-        let size = match count {
-            15 => 15u8,
-            19 => 19,
-            _ => return Err(RowsError::RowCount { count }),
-        };
-        // Checks the size against the rule set before the rows.
-        Position::new(variant, size)?;
-        let mut board = Board::new(size);
-        for (i, line) in lines.iter().enumerate() {
-            let row = size - 1 - i as u8;
-            let length = line.chars().count();
-            if length != size as usize {
-                return Err(RowsError::RowLength {
-                    line: i + 1,
-                    row: row as usize + 1,
-                    length,
-                    expected: size as usize,
-                });
+        let setup = Setup::from_rows(variant, text)?;
+        Position::from_setup(&setup).map_err(|e| match e {
+            SetupError::Position(e) => RowsError::Position(e),
+            SetupError::UnsupportedSize { .. } | SetupError::StoneOffBoard { .. } => {
+                RowsError::Setup(e)
             }
-            for (col, character) in line.chars().enumerate() {
-                let v = match character {
-                    '.' => EMPTY,
-                    'x' => BLACK,
-                    'o' => WHITE,
-                    _ => {
-                        return Err(RowsError::BadCharacter {
-                            line: i + 1,
-                            column: col + 1,
-                            point: Point::new(col as u8, row)
-                                .unwrap_or_else(|| unreachable!("inside the board")),
-                            character,
-                        })
-                    }
-                };
-                board.set(col as i8, row as i8, v);
-            }
-        }
-        Ok(Position::from_board(variant, board, None)?)
+        })
     }
 }

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Reason;
+
 /// The three rule sets, chosen when a game starts and carried in its code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Variant {
@@ -72,6 +74,12 @@ impl fmt::Display for Variant {
 pub struct ParseVariantError {
     /// The text that was given.
     pub text: String,
+}
+
+impl Reason for ParseVariantError {
+    fn reason(&self) -> &'static str {
+        "unknown-variant"
+    }
 }
 
 impl FromStr for Variant {
@@ -148,6 +156,12 @@ pub struct ParseStoneError {
     pub text: String,
 }
 
+impl Reason for ParseStoneError {
+    fn reason(&self) -> &'static str {
+        "unknown-player"
+    }
+}
+
 impl FromStr for Stone {
     type Err = ParseStoneError;
 
@@ -156,6 +170,18 @@ impl FromStr for Stone {
             .into_iter()
             .find(|v| v.as_str() == s)
             .ok_or_else(|| ParseStoneError { text: s.to_owned() })
+    }
+}
+
+impl crate::Player for Stone {
+    const ALL: &'static [Stone] = &Stone::ALL;
+
+    fn as_str(self) -> &'static str {
+        Stone::as_str(self)
+    }
+
+    fn opponent(self) -> Option<Stone> {
+        Some(Stone::opponent(self))
     }
 }
 
@@ -230,12 +256,19 @@ impl fmt::Display for Point {
     }
 }
 
-/// Text that is not a point `a1`–`s19`.
+/// Text that is not a point `a1`–`s19`. As the notation of gomoku's one
+/// action, its [`Reason`] is `malformed-action`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{text:?} is not a point: expected a column a–s and a row 1–19, like h8")]
 pub struct ParsePointError {
     /// The text that was given.
     pub text: String,
+}
+
+impl Reason for ParsePointError {
+    fn reason(&self) -> &'static str {
+        "malformed-action"
+    }
 }
 
 impl FromStr for Point {
@@ -294,6 +327,12 @@ impl fmt::Display for Forbidden {
 pub struct ParseForbiddenError {
     /// The text that was given.
     pub text: String,
+}
+
+impl Reason for ParseForbiddenError {
+    fn reason(&self) -> &'static str {
+        "unknown-forbidden"
+    }
 }
 
 impl FromStr for Forbidden {

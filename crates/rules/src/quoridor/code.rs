@@ -2,26 +2,17 @@
 //! in URL-safe base64 without padding, 26 characters. The layout is
 //! documented in the module documentation ([`super`]).
 
-use base64::alphabet;
-use base64::engine::{general_purpose::GeneralPurpose, DecodePaddingMode, GeneralPurposeConfig};
-use base64::{DecodeError, Engine};
+use crate::code::{decode_fixed, encode, SyntaxError};
+use crate::Reason;
 
-use super::position::SetupError;
+use super::position::{Setup, SetupError};
 use super::types::{Orientation, Player, Square, Wall};
 use super::Position;
-
-const ENGINE: GeneralPurpose = GeneralPurpose::new(
-    &alphabet::URL_SAFE,
-    GeneralPurposeConfig::new()
-        .with_encode_padding(false)
-        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
-        .with_decode_allow_trailing_bits(false),
-);
 
 /// Bytes of a code: two pawn bytes, one walls-left byte, 16 wall-map bytes.
 const BYTES: usize = 3 + 16;
 /// Characters of a code: ⌈19 × 8 / 6⌉.
-pub const CODE_LENGTH: usize = (BYTES * 8).div_ceil(6);
+pub const CODE_LENGTH: usize = crate::code::chars_for(BYTES);
 /// Byte 0, bit 7: player 2 to move.
 const TURN_BIT: u8 = 0x80;
 /// Byte 1, bit 7: reserved, always zero.
@@ -30,35 +21,10 @@ const RESERVED_BIT: u8 = 0x80;
 /// Why a string is not a quoridor code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CodeError {
-    /// The empty string.
-    #[error("the code is empty")]
-    Empty,
-    /// A `=` padding character.
-    #[error("padding '=' at offset {offset}: codes are written without padding")]
-    Padding {
-        /// Offset of the first `=`, in characters.
-        offset: usize,
-    },
-    /// A character outside `A–Z a–z 0–9 - _`.
-    #[error("character {character:?} at offset {offset} is not in the URL-safe base64 alphabet (A–Z a–z 0–9 - _)")]
-    InvalidCharacter {
-        /// Offset of the character, in characters.
-        offset: usize,
-        /// The character.
-        character: char,
-    },
-    /// A code of the wrong length.
-    #[error("a quoridor code has {expected} characters, this one has {length}", expected = CODE_LENGTH)]
-    WrongLength {
-        /// The length found, in characters.
-        length: usize,
-    },
-    /// The last character carries bits beyond the last byte.
-    #[error("the last character {character:?} sets bits beyond the code's last byte")]
-    TrailingBits {
-        /// The last character.
-        character: char,
-    },
+    /// Not base64 of 19 bytes: the length, a padding or foreign
+    /// character, or bits after the last byte.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
     /// The reserved top bit of byte 1 is set.
     #[error("byte 1 is {byte:#010b}: its top bit is reserved and must be zero")]
     ReservedBit {
@@ -84,6 +50,18 @@ pub enum CodeError {
     Setup(#[from] SetupError),
 }
 
+impl Reason for CodeError {
+    fn reason(&self) -> &'static str {
+        match self {
+            CodeError::Syntax(e) => e.reason(),
+            CodeError::ReservedBit { .. } => "unused-bit",
+            CodeError::PawnSquare { .. } => "square-out-of-range",
+            CodeError::WallSlot { .. } => "wall-slot",
+            CodeError::Setup(e) => e.reason(),
+        }
+    }
+}
+
 impl Position {
     /// The canonical code, always [`CODE_LENGTH`] (26) characters (see the
     /// module documentation for the layout).
@@ -103,7 +81,7 @@ impl Position {
             };
             bytes[3 + k / 4] |= value << (2 * (k % 4));
         }
-        ENGINE.encode(bytes)
+        encode(&bytes)
     }
 
     /// Reads a code.
@@ -113,35 +91,7 @@ impl Position {
     /// A [`CodeError`] naming the offending character, byte or field, or the
     /// [`SetupError`] of the position it describes.
     pub fn from_code(code: &str) -> Result<Position, CodeError> {
-        if code.is_empty() {
-            return Err(CodeError::Empty);
-        }
-        if let Some(offset) = code.chars().position(|c| c == '=') {
-            return Err(CodeError::Padding { offset });
-        }
-        if let Some((offset, character)) = code
-            .chars()
-            .enumerate()
-            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-        {
-            return Err(CodeError::InvalidCharacter { offset, character });
-        }
-        // Only ASCII is left, so bytes are characters from here on.
-        let length = code.len();
-        if length != CODE_LENGTH {
-            return Err(CodeError::WrongLength { length });
-        }
-        let decoded = ENGINE.decode(code).map_err(|e| match e {
-            DecodeError::InvalidLastSymbol(_, _) => CodeError::TrailingBits {
-                character: code.chars().last().unwrap_or('?'),
-            },
-            DecodeError::InvalidLength(_)
-            | DecodeError::InvalidByte(_, _)
-            | DecodeError::InvalidPadding => CodeError::WrongLength { length },
-        })?;
-        let bytes: [u8; BYTES] = decoded
-            .try_into()
-            .map_err(|_| CodeError::WrongLength { length })?;
+        let bytes: [u8; BYTES] = decode_fixed(code, "quoridor")?;
         if bytes[1] & RESERVED_BIT != 0 {
             return Err(CodeError::ReservedBit { byte: bytes[1] });
         }
@@ -173,6 +123,11 @@ impl Position {
                 }
             }
         }
-        Ok(Position::from_parts(pawns, &walls, walls_left, to_move)?)
+        Ok(Position::from_setup(&Setup {
+            pawns,
+            walls,
+            walls_left,
+            to_move,
+        })?)
     }
 }

@@ -60,7 +60,7 @@
 //! bytes). A code is refused, naming what is wrong, when it is not 26
 //! characters of the URL-safe alphabet, sets bits after its last byte or the
 //! reserved bit, names a square above 80 or a wall slot value 3, or
-//! describes a position [`Position::from_parts`] refuses: more than 10 walls
+//! describes a position [`Position::from_setup`] refuses: more than 10 walls
 //! left to a player, pawns on one square, overlapping or crossing walls,
 //! placed walls and walls left that do not add up to 20, a pawn on its goal
 //! whose player is to move, or a pawn with no path to its goal.
@@ -77,7 +77,7 @@ mod position;
 mod types;
 
 pub use code::{CodeError, CODE_LENGTH};
-pub use position::{ActionError, Position, SetupError};
+pub use position::{ActionError, Position, Setup, SetupError};
 pub use types::{
     Action, Orientation, ParseActionError, ParsePlayerError, ParseSquareError, ParseWallError,
     Player, Square, Wall, ANCHORS, SIZE, WALLS_PER_PLAYER,

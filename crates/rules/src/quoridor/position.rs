@@ -4,8 +4,9 @@
 use std::fmt;
 
 use super::board::{bit, rank_mask, squares, Conflict, Dir, Edges, Walls, BOARD};
-use super::types::{Action, Orientation, Player, Square, Wall, WALLS_PER_PLAYER};
-use crate::{EndReason, Game, IllegalAction, Status};
+use super::code::CodeError;
+use super::types::{Action, Orientation, ParseActionError, Player, Square, Wall, WALLS_PER_PLAYER};
+use crate::{EndReason, Game, GameKind, Reason, Status};
 
 /// Why pawns, walls and counts do not make a quoridor position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -73,8 +74,23 @@ pub enum SetupError {
     },
 }
 
-/// Why an action cannot be played in a position (the precise form of the
-/// [`IllegalAction`] that [`Position::play_action`] returns).
+impl Reason for SetupError {
+    fn reason(&self) -> &'static str {
+        match self {
+            SetupError::TooManyWallsLeft { .. } => "too-many-walls-left",
+            SetupError::PawnsOnOneSquare { .. } => "pawns-on-one-square",
+            SetupError::DuplicateWall { .. } => "duplicate-wall",
+            SetupError::OverlappingWalls { .. } => "overlapping-walls",
+            SetupError::CrossingWalls { .. } => "crossing-walls",
+            SetupError::WallCount { .. } => "wall-count",
+            SetupError::WinnerToMove { .. } => "winner-to-move",
+            SetupError::NoPath { .. } => "no-path",
+        }
+    }
+}
+
+/// Why an action cannot be played in a position (what [`Position::play`]
+/// returns).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ActionError {
     /// A pawn has reached its goal.
@@ -159,16 +175,41 @@ pub enum ActionError {
     },
 }
 
-impl From<ActionError> for IllegalAction {
-    fn from(e: ActionError) -> Self {
-        IllegalAction::new(e.to_string())
+impl Reason for ActionError {
+    fn reason(&self) -> &'static str {
+        match self {
+            ActionError::GameOver { .. } => "game-over",
+            ActionError::Occupied { .. } => "square-taken",
+            ActionError::WallInTheWay { .. } => "wall-in-the-way",
+            ActionError::DiagonalWhileStraightOpen { .. } => "diagonal-while-straight-open",
+            ActionError::OutOfReach { .. } => "cannot-reach",
+            ActionError::NoWallsLeft { .. } => "no-walls-left",
+            ActionError::WallPlaced { .. } => "wall-placed",
+            ActionError::WallOverlaps { .. } => "wall-overlaps",
+            ActionError::WallCrosses { .. } => "wall-crosses",
+            ActionError::WallCutsOff { .. } => "wall-cuts-off",
+        }
     }
+}
+
+/// An unchecked position: pawns, walls, walls left and the player to move.
+/// Anything can be written here; [`Position::from_setup`] checks it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// Player 1's pawn, then player 2's.
+    pub pawns: [Square; 2],
+    /// The walls on the board, in any order.
+    pub walls: Vec<Wall>,
+    /// The walls each player has left, player 1 first.
+    pub walls_left: [u8; 2],
+    /// The player to move.
+    pub to_move: Player,
 }
 
 /// A two-player quoridor position: both pawns, the walls on the board, each
 /// player's walls left and the player to move.
 ///
-/// Built only through [`Position::start`], [`Position::from_parts`],
+/// Built only through [`Position::start`], [`Position::from_setup`],
 /// [`Position::from_code`] and play, so it always holds two pawns on
 /// different squares, walls that neither overlap nor cross, 20 walls in
 /// all, a path to the goal for each pawn, and no winner to move.
@@ -204,20 +245,20 @@ impl Position {
         }
     }
 
-    /// Checks pawns, walls and counts and builds the position (the readable
-    /// form's constructor).
+    /// Checks pawns, walls and counts and builds the position.
     ///
     /// # Errors
     ///
     /// The first [`SetupError`] found, in this order: walls left above 10,
     /// pawns on one square, a wall listed twice, overlapping then crossing
     /// walls, a total other than 20, a winner to move, a pawn without a path.
-    pub fn from_parts(
-        pawns: [Square; 2],
-        walls: &[Wall],
-        walls_left: [u8; 2],
-        to_move: Player,
-    ) -> Result<Position, SetupError> {
+    pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
+        let Setup {
+            pawns,
+            ref walls,
+            walls_left,
+            to_move,
+        } = *setup;
         for player in Player::ALL {
             let left = walls_left[player.index()];
             if left > WALLS_PER_PLAYER {
@@ -285,6 +326,16 @@ impl Position {
         })
     }
 
+    /// The unchecked form, walls in [`Wall`] order.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            pawns: self.pawns,
+            walls: self.walls(),
+            walls_left: self.walls_left,
+            to_move: self.turn,
+        }
+    }
+
     /// The player whose action is awaited (after a win, the loser).
     #[inline]
     pub fn turn(&self) -> Player {
@@ -336,7 +387,7 @@ impl Position {
 
     /// How the game stands: won by the first pawn on its goal rank, ongoing
     /// otherwise (quoridor has no draw: a pawn always has a path).
-    pub fn outcome(&self) -> Status<Player> {
+    pub fn status(&self) -> Status<Player> {
         match self.winner() {
             Some(winner) => Status::Won {
                 winner,
@@ -455,7 +506,7 @@ impl Position {
     /// # Errors
     ///
     /// An [`ActionError`] naming the rule that refuses it.
-    pub fn try_play(&self, action: Action) -> Result<Position, ActionError> {
+    pub fn play(&self, action: Action) -> Result<Position, ActionError> {
         if let Some(winner) = self.winner() {
             return Err(ActionError::GameOver { winner });
         }
@@ -469,15 +520,6 @@ impl Position {
             Action::Wall(wall) => self.check_wall(wall)?,
         }
         Ok(self.apply(action))
-    }
-
-    /// Plays `action`.
-    ///
-    /// # Errors
-    ///
-    /// [`IllegalAction`] with the reason of [`Position::try_play`].
-    pub fn play_action(&self, action: Action) -> Result<Position, IllegalAction> {
-        self.try_play(action).map_err(IllegalAction::from)
     }
 
     /// The position after a legal `action`, without checks.
@@ -589,8 +631,21 @@ impl Position {
 }
 
 impl Game for Position {
+    const KIND: GameKind = GameKind::Quoridor;
     type Action = Action;
+    type ParseActionError = ParseActionError;
     type Player = Player;
+    type CodeError = CodeError;
+    type IllegalAction = ActionError;
+    type Trace = ();
+
+    fn from_code(code: &str) -> Result<Self, CodeError> {
+        Position::from_code(code)
+    }
+
+    fn to_code(&self) -> String {
+        Position::to_code(self)
+    }
 
     fn to_move(&self) -> Player {
         self.turn()
@@ -600,12 +655,16 @@ impl Game for Position {
         Position::legal_actions(self)
     }
 
-    fn play(&self, action: Action) -> Result<Self, IllegalAction> {
-        self.play_action(action)
+    fn play(&self, action: Action) -> Result<Self, ActionError> {
+        Position::play(self, action)
+    }
+
+    fn play_traced(&self, action: Action) -> Result<(Self, ()), ActionError> {
+        Position::play(self, action).map(|next| (next, ()))
     }
 
     fn status(&self) -> Status<Player> {
-        self.outcome()
+        Position::status(self)
     }
 
     fn perft(&self, depth: u32) -> u64 {

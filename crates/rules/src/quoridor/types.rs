@@ -5,6 +5,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Reason;
+
 /// Squares along each side of the board.
 pub const SIZE: u8 = 9;
 /// Wall anchors along each side of the board (files `a`–`h`, ranks `1`–`8`).
@@ -95,6 +97,12 @@ pub struct ParsePlayerError {
     pub text: String,
 }
 
+impl Reason for ParsePlayerError {
+    fn reason(&self) -> &'static str {
+        "unknown-player"
+    }
+}
+
 impl FromStr for Player {
     type Err = ParsePlayerError;
 
@@ -103,6 +111,18 @@ impl FromStr for Player {
             .into_iter()
             .find(|p| p.as_str() == s)
             .ok_or_else(|| ParsePlayerError { text: s.to_owned() })
+    }
+}
+
+impl crate::Player for Player {
+    const ALL: &'static [Player] = &Player::ALL;
+
+    fn as_str(self) -> &'static str {
+        Player::as_str(self)
+    }
+
+    fn opponent(self) -> Option<Player> {
+        Some(Player::opponent(self))
     }
 }
 
@@ -183,6 +203,12 @@ impl fmt::Display for Square {
 pub struct ParseSquareError {
     /// The text that was given.
     pub text: String,
+}
+
+impl Reason for ParseSquareError {
+    fn reason(&self) -> &'static str {
+        "malformed-square"
+    }
 }
 
 impl FromStr for Square {
@@ -368,6 +394,12 @@ pub struct ParseWallError {
     pub text: String,
 }
 
+impl Reason for ParseWallError {
+    fn reason(&self) -> &'static str {
+        "malformed-wall"
+    }
+}
+
 impl FromStr for Wall {
     type Err = ParseWallError;
 
@@ -412,6 +444,12 @@ impl fmt::Display for Action {
 pub struct ParseActionError {
     /// The text that was given.
     pub text: String,
+}
+
+impl Reason for ParseActionError {
+    fn reason(&self) -> &'static str {
+        "malformed-action"
+    }
 }
 
 impl FromStr for Action {

@@ -1,8 +1,7 @@
 //! The state code (layout in the module documentation).
 
-use base64::alphabet;
-use base64::engine::{general_purpose::GeneralPurpose, DecodePaddingMode, GeneralPurposeConfig};
-use base64::Engine;
+use crate::code::{decode, encode, Layout, SyntaxError};
+use crate::Reason;
 
 use super::board::{Board, Piece, FULL, HEIGHT, WIDTH};
 use super::position::{Bag, LastMove, Position, TopOut, QUEUE_LEN};
@@ -11,43 +10,16 @@ use super::types::{Kind, Rotation};
 /// The layout version written in the first byte.
 pub const CODE_VERSION: u8 = 1;
 
-const ENGINE: GeneralPurpose = GeneralPurpose::new(
-    &alphabet::URL_SAFE,
-    GeneralPurposeConfig::new()
-        .with_encode_padding(false)
-        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
-        .with_decode_allow_trailing_bits(false),
-);
+/// Codes of every length that makes whole bytes.
+const LAYOUT: Layout = Layout::variable("tetris");
 
 /// Why a string is not a Tetris code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CodeError {
-    /// A `=` padding character.
-    #[error("padding '=' at offset {offset}: codes are written without padding")]
-    Padding {
-        /// Offset of the first `=`, in characters.
-        offset: usize,
-    },
-    /// A character outside `A–Z a–z 0–9 - _`.
-    #[error("character {character:?} at offset {offset} is not in the URL-safe base64 alphabet (A–Z a–z 0–9 - _)")]
-    InvalidCharacter {
-        /// Offset of the character, in characters.
-        offset: usize,
-        /// The character.
-        character: char,
-    },
-    /// A length no base64 text has (one more than a multiple of four).
-    #[error("{length} characters cannot be base64: a length of 4n + 1 never is")]
-    InvalidLength {
-        /// The length, in characters.
-        length: usize,
-    },
-    /// The last character carries bits beyond the last byte.
-    #[error("the last character {character:?} sets bits beyond the last byte")]
-    TrailingBits {
-        /// The last character.
-        character: char,
-    },
+    /// Not base64 of whole bytes: empty, a padding or foreign character,
+    /// a length of 4n + 1, or bits after the last byte.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
     /// The bytes end inside a field.
     #[error("the code ends inside the {field} field")]
     Truncated {
@@ -128,6 +100,26 @@ pub enum CodeError {
         /// The least level allowed.
         least: u32,
     },
+}
+
+impl Reason for CodeError {
+    fn reason(&self) -> &'static str {
+        match self {
+            CodeError::Syntax(e) => e.reason(),
+            CodeError::Truncated { .. } => "wrong-length",
+            CodeError::TrailingData { .. } => "trailing-bits",
+            CodeError::UnknownVersion { .. } => "unknown-version",
+            CodeError::OutOfRange { .. } => "value-out-of-range",
+            CodeError::NotCanonical { .. } => "not-canonical",
+            CodeError::FullRow { .. } => "full-row",
+            CodeError::PieceCollides { .. } => "piece-collides",
+            CodeError::OverPieceMisplaced
+            | CodeError::RotatedO
+            | CodeError::HoldUsedWithoutHold
+            | CodeError::RepeatedInBag { .. }
+            | CodeError::LevelTooLow { .. } => "impossible-state",
+        }
+    }
 }
 
 struct Writer {
@@ -250,7 +242,7 @@ impl Position {
                 w.put(1, u64::from(row >> c & 1));
             }
         }
-        ENGINE.encode(&w.bytes)
+        encode(&w.bytes)
     }
 
     /// Reads a code.
@@ -259,24 +251,7 @@ impl Position {
     ///
     /// A [`CodeError`] naming the offending character, field or rule.
     pub fn from_code(code: &str) -> Result<Position, CodeError> {
-        if let Some(offset) = code.chars().position(|c| c == '=') {
-            return Err(CodeError::Padding { offset });
-        }
-        if let Some((offset, character)) = code
-            .chars()
-            .enumerate()
-            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-        {
-            return Err(CodeError::InvalidCharacter { offset, character });
-        }
-        if code.len() % 4 == 1 {
-            return Err(CodeError::InvalidLength { length: code.len() });
-        }
-        // Alphabet and length are checked, so the only failure left is a
-        // last character with bits beyond the last byte.
-        let bytes = ENGINE.decode(code).map_err(|_| CodeError::TrailingBits {
-            character: code.chars().last().unwrap_or('?'),
-        })?;
+        let bytes = decode(code, &LAYOUT)?;
         let mut r = Reader {
             bytes: &bytes,
             bit: 0,

@@ -68,9 +68,9 @@
 //!
 //! Pieces come in bags of seven: each bag is the seven kinds in the order
 //! I, O, T, S, Z, J, L shuffled by Durstenfeld's Fisher–Yates (`for i in
-//! 6 down to 1: swap(i, draw below i + 1)`), with the draws of the 2048
-//! module's generator (SplitMix64 and Lemire's unbiased draw, see
-//! [`twenty48`](crate::twenty48)), and is dealt front first. A new game
+//! 6 down to 1: swap(i, draw below i + 1)`), with the draws of the crate's
+//! generator (SplitMix64 and Lemire's unbiased draw, see [`crate::rng`],
+//! the one 2048 spawns with), and is dealt front first. A new game
 //! deals the active piece and then five into the queue; every piece taken
 //! from the queue deals one more onto its end. A fresh bag is shuffled only
 //! when the old one is empty, so the state is the generator state plus the
@@ -122,9 +122,10 @@
 //! assert_eq!(pos.queue(), [Kind::J, Kind::O, Kind::L, Kind::Z, Kind::I]);
 //! assert_eq!(pos.bag(), [Kind::T]);
 //! assert_eq!(pos.to_code(), "AWKoAU6Aq1TNpY-77ohQAAMA");
-//! let (next, step) = pos.play_traced(Action::Hard).unwrap();
-//! let step = step.unwrap();
-//! assert_eq!((step.lines, step.points), (0, 2 * 19)); // 19 rows down
+//! let (next, lock) = pos.play_traced(Action::Hard).unwrap();
+//! let lock = lock.unwrap();
+//! assert_eq!(lock.cells, [(3, 0), (4, 0), (4, 1), (5, 1)]); // 19 rows down
+//! assert_eq!((lock.lines, lock.tspin, lock.points), (0, None, 2 * 19));
 //! assert_eq!(next.piece().unwrap().0, Kind::J);
 //! assert_eq!(Position::from_code(&next.to_code()), Ok(next));
 //! ```
@@ -143,11 +144,8 @@ mod types;
 
 pub use board::{HEIGHT, VISIBLE, WIDTH};
 pub use code::{CodeError, CODE_VERSION};
-pub use position::{Position, Setup, SetupError, QUEUE_LEN};
+pub use position::{IllegalAction, Position, Setup, SetupError, QUEUE_LEN};
 pub use types::{
-    Action, Cells, Kind, ParseActionError, ParseKindError, ParseRotationError, Placement, Rotation,
-    Step, TSPIN, TSPIN_MINI,
+    Action, Cells, Kind, Lock, ParseActionError, ParseKindError, ParseRotationError, Placement,
+    Rotation, TSpin,
 };
-
-/// The one player of a Tetris game (the same type as 2048's).
-pub use crate::twenty48::Solo;

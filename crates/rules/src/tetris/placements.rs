@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use super::board::{Board, Piece};
 use super::position::{drop_distance, rotate, tspin, LastMove, Position};
-use super::types::{Action, Placement, TSPIN_MINI};
+use super::types::{Action, Placement, TSpin};
 
 /// Box columns range over -2..=11 and box rows over 0..=43: every piece
 /// inside the field has its box corner there.
@@ -21,7 +21,7 @@ fn slot(p: Piece, last: LastMove) -> Option<usize> {
 }
 
 /// A placement's identity: its four cells and its T-spin class.
-fn key(cells: &[(u8, u8); 4], spin: Option<&'static str>) -> u64 {
+fn key(cells: &[(u8, u8); 4], spin: Option<TSpin>) -> u64 {
     let mut k = 0u64;
     for &(c, r) in cells {
         k = k << 9 | (u64::from(r) * 10 + u64::from(c));
@@ -68,11 +68,11 @@ fn resting_row(board: &Board, p: Piece, rest: &mut [i8]) -> i8 {
 }
 
 /// 0 for no spin, 1 mini, 2 full.
-fn spin_class(spin: Option<&'static str>) -> usize {
+fn spin_class(spin: Option<TSpin>) -> usize {
     match spin {
         None => 0,
-        Some(TSPIN_MINI) => 1,
-        Some(_) => 2,
+        Some(TSpin::Mini) => 1,
+        Some(TSpin::Full) => 2,
     }
 }
 
@@ -185,12 +185,14 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tetris::types::TSPIN;
 
     #[test]
     fn keys_tell_spins_apart() {
         let cells = [(0, 0), (1, 0), (2, 0), (1, 1)];
-        assert_ne!(key(&cells, None), key(&cells, Some(TSPIN)));
-        assert_ne!(key(&cells, Some(TSPIN_MINI)), key(&cells, Some(TSPIN)));
+        assert_ne!(key(&cells, None), key(&cells, Some(TSpin::Full)));
+        assert_ne!(
+            key(&cells, Some(TSpin::Mini)),
+            key(&cells, Some(TSpin::Full))
+        );
     }
 }

@@ -2,11 +2,11 @@
 //! what every action does, locking, line clears, T-spins and top-out.
 
 use super::board::{Board, Piece, HEIGHT, VISIBLE, WIDTH};
+use super::code::CodeError;
 use super::srs::kicks;
-use super::types::{Action, Cells, Kind, Rotation, Step, TSPIN, TSPIN_MINI};
-use crate::twenty48::rng::SplitMix64;
-use crate::twenty48::Solo;
-use crate::{EndReason, Game, IllegalAction, Status};
+use super::types::{Action, Cells, Kind, Lock, ParseActionError, Rotation, TSpin};
+use crate::rng::SplitMix64;
+use crate::{EndReason, Game, GameKind, Reason, Solo, Status};
 
 /// Length of the preview queue.
 pub const QUEUE_LEN: usize = 5;
@@ -170,6 +170,104 @@ pub enum SetupError {
     GameOver,
 }
 
+impl Reason for SetupError {
+    fn reason(&self) -> &'static str {
+        match self {
+            SetupError::TooManyRows { .. } => "too-many-rows",
+            SetupError::RowLength { .. } => "row-length",
+            SetupError::BadCell { .. } => "invalid-character",
+            SetupError::FullRow { .. } => "full-row",
+            SetupError::QueueTooLong { .. } => "queue-too-long",
+            SetupError::LevelTooLow { .. } => "level-too-low",
+            SetupError::SpawnBlocked { .. } => "spawn-blocked",
+            SetupError::PieceCollides { .. } => "piece-collides",
+            SetupError::GameOver => "game-over",
+        }
+    }
+}
+
+/// Why an action cannot be played. Each refusal of an action that would
+/// change nothing lists the actions that are legal instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalAction {
+    /// The game has topped out.
+    #[error("{action}: the game is over ({reason})")]
+    GameOver {
+        /// The action asked for.
+        action: Action,
+        /// How the game ended: block out or lock out.
+        reason: EndReason,
+    },
+    /// A shift into the wall or the stack.
+    #[error(
+        "{action}: the wall or the stack is in the way; legal actions: {}",
+        names(legal)
+    )]
+    Blocked {
+        /// The action asked for.
+        action: Action,
+        /// The legal actions, in [`Action::ALL`] order.
+        legal: Vec<Action>,
+    },
+    /// A rotation of O, which has one state.
+    #[error("{action}: O does not rotate; legal actions: {}", names(legal))]
+    ODoesNotRotate {
+        /// The action asked for.
+        action: Action,
+        /// The legal actions, in [`Action::ALL`] order.
+        legal: Vec<Action>,
+    },
+    /// A rotation none of whose five kick tests fits.
+    #[error("{action}: no kick test fits; legal actions: {}", names(legal))]
+    NoKickFits {
+        /// The action asked for.
+        action: Action,
+        /// The legal actions, in [`Action::ALL`] order.
+        legal: Vec<Action>,
+    },
+    /// A soft drop of a piece that rests on the stack or the floor.
+    #[error(
+        "{action}: the piece rests on the stack (hard or tick locks it); legal actions: {}",
+        names(legal)
+    )]
+    Resting {
+        /// The action asked for.
+        action: Action,
+        /// The legal actions, in [`Action::ALL`] order.
+        legal: Vec<Action>,
+    },
+    /// A second hold before the piece locked.
+    #[error(
+        "{action}: hold was already used for this piece; legal actions: {}",
+        names(legal)
+    )]
+    HoldUsed {
+        /// The action asked for.
+        action: Action,
+        /// The legal actions, in [`Action::ALL`] order.
+        legal: Vec<Action>,
+    },
+}
+
+/// `left, right, hard` for the messages of [`IllegalAction`].
+fn names(actions: &[Action]) -> String {
+    let names: Vec<&str> = actions.iter().map(|a| a.as_str()).collect();
+    names.join(", ")
+}
+
+impl Reason for IllegalAction {
+    fn reason(&self) -> &'static str {
+        match self {
+            IllegalAction::GameOver { .. } => "game-over",
+            IllegalAction::Blocked { .. } => "blocked",
+            IllegalAction::ODoesNotRotate { .. } => "o-does-not-rotate",
+            IllegalAction::NoKickFits { .. } => "no-kick-fits",
+            IllegalAction::Resting { .. } => "piece-resting",
+            IllegalAction::HoldUsed { .. } => "hold-used",
+        }
+    }
+}
+
 /// The readable form of a position (what [`Position::from_setup`] reads and
 /// [`Position::to_setup`] writes).
 ///
@@ -194,8 +292,9 @@ pub struct Setup {
     pub score: u64,
     /// Lines cleared.
     pub lines: u32,
-    /// The level.
-    pub level: u32,
+    /// The level; `None` for `lines / 10 + 1`. [`Position::to_setup`]
+    /// always writes it.
+    pub level: Option<u32>,
 }
 
 /// A Tetris position. Every `Position` is consistent: no full row, the
@@ -268,7 +367,7 @@ pub(crate) fn drop_distance(board: &Board, piece: Piece) -> i8 {
 /// T's centre are walls, floor or stack. It is full when both corners on
 /// the side the T points to are taken, or when the rotation used kick test 5;
 /// otherwise mini.
-pub(crate) fn tspin(board: &Board, piece: Piece, last: LastMove) -> Option<&'static str> {
+pub(crate) fn tspin(board: &Board, piece: Piece, last: LastMove) -> Option<TSpin> {
     if piece.kind != Kind::T || last == LastMove::Other {
         return None;
     }
@@ -287,22 +386,22 @@ pub(crate) fn tspin(board: &Board, piece: Piece, last: LastMove) -> Option<&'sta
         Rotation::Left => [corners[3], corners[0]],
     };
     if front[0] && front[1] || last == LastMove::RotationKick5 {
-        Some(TSPIN)
+        Some(TSpin::Full)
     } else {
-        Some(TSPIN_MINI)
+        Some(TSpin::Mini)
     }
 }
 
 /// Points of a lock before the level factor: by lines cleared, for no spin,
 /// a mini T-spin and a full T-spin.
-pub(crate) fn base_points(lines: u8, spin: Option<&'static str>) -> u32 {
+pub(crate) fn base_points(lines: u8, spin: Option<TSpin>) -> u32 {
     const PLAIN: [u32; 5] = [0, 100, 300, 500, 800];
     const MINI: [u32; 3] = [100, 200, 400];
     const FULL: [u32; 4] = [400, 800, 1200, 1600];
     let l = usize::from(lines);
     match spin {
-        Some(TSPIN) => FULL.get(l).copied().unwrap_or(0),
-        Some(_) => MINI.get(l).copied().unwrap_or(0),
+        Some(TSpin::Full) => FULL.get(l).copied().unwrap_or(0),
+        Some(TSpin::Mini) => MINI.get(l).copied().unwrap_or(0),
         None => PLAIN.get(l).copied().unwrap_or(0),
     }
 }
@@ -338,24 +437,23 @@ impl Position {
     /// (the last string is row 0, rows not given are empty; `X` filled, `.`
     /// empty; up to 40 rows, the hidden ones included), the active piece at
     /// its spawn place, up to five queued pieces (the rest dealt from fresh
-    /// bags of `seed`), the held piece, the score, lines and level (`None`
-    /// for `lines / 10 + 1`).
+    /// bags of the seed), the held piece, the score, lines and level.
     ///
     /// # Errors
     ///
     /// A [`SetupError`] naming the row, cell or field at fault, or
     /// [`SetupError::SpawnBlocked`] when the piece has no room to appear.
-    #[allow(clippy::too_many_arguments)]
-    pub fn from_setup(
-        rows: &[String],
-        piece: Kind,
-        queue: &[Kind],
-        hold: Option<Kind>,
-        seed: u64,
-        score: u64,
-        lines: u32,
-        level: Option<u32>,
-    ) -> Result<Position, SetupError> {
+    pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
+        let Setup {
+            ref rows,
+            piece,
+            ref queue,
+            hold,
+            seed,
+            score,
+            lines,
+            level,
+        } = *setup;
         if rows.len() > HEIGHT {
             return Err(SetupError::TooManyRows { count: rows.len() });
         }
@@ -435,7 +533,7 @@ impl Position {
             seed: self.rng,
             score: self.score,
             lines: self.lines,
-            level: self.level,
+            level: Some(self.level),
         }
     }
 
@@ -486,6 +584,20 @@ impl Position {
     /// active piece.
     pub fn rows(&self) -> Vec<String> {
         (0..VISIBLE).rev().map(|r| self.board.row_text(r)).collect()
+    }
+
+    /// The 20 visible rows without the active piece, top first as in
+    /// [`Position::rows`]: `field()[i][col]` is whether cell `(col, 19 - i)`
+    /// is filled.
+    pub fn field(&self) -> [[bool; WIDTH]; VISIBLE] {
+        let mut out = [[false; WIDTH]; VISIBLE];
+        for (i, row) in out.iter_mut().enumerate() {
+            let mask = self.board.rows[VISIBLE - 1 - i];
+            for (col, cell) in row.iter_mut().enumerate() {
+                *cell = mask >> col & 1 == 1;
+            }
+        }
+        out
     }
 
     /// Whether `(col, row)` (row 0 at the bottom, up to 39) is filled; `None`
@@ -588,9 +700,14 @@ impl Position {
             .collect()
     }
 
-    fn refuse(&self, a: Action, why: &str) -> IllegalAction {
-        let names: Vec<&str> = self.legal_actions().iter().map(|a| a.as_str()).collect();
-        IllegalAction::new(format!("{a}: {why}; legal actions: {}", names.join(", ")))
+    /// The position after `a`.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalAction`] when the game is over or `a` changes nothing (a
+    /// blocked shift, rotation or soft drop, a second hold).
+    pub fn play(&self, a: Action) -> Result<Position, IllegalAction> {
+        self.play_traced(a).map(|(next, _)| next)
     }
 
     /// Plays `a` and says what the lock did when the piece locked (`hard`,
@@ -598,14 +715,13 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`IllegalAction`] when the game is over or `a` changes nothing (a
-    /// blocked shift, rotation or soft drop, a second hold).
-    pub fn play_traced(&self, a: Action) -> Result<(Position, Option<Step>), IllegalAction> {
+    /// As [`Position::play`].
+    pub fn play_traced(&self, a: Action) -> Result<(Position, Option<Lock>), IllegalAction> {
         if let Some(end) = self.over {
-            return Err(IllegalAction::new(format!(
-                "{a}: the game is over ({})",
-                end.reason()
-            )));
+            return Err(IllegalAction::GameOver {
+                action: a,
+                reason: end.reason(),
+            });
         }
         let b = &self.board;
         let p = self.piece;
@@ -615,7 +731,10 @@ impl Position {
                 let dx = if a == Action::Left { -1 } else { 1 };
                 let moved = p.shifted(dx, 0);
                 if !b.fits(moved) {
-                    return Err(self.refuse(a, "the wall or the stack is in the way"));
+                    return Err(IllegalAction::Blocked {
+                        action: a,
+                        legal: self.legal_actions(),
+                    });
                 }
                 next.piece = moved;
                 next.last = LastMove::Other;
@@ -623,14 +742,12 @@ impl Position {
             }
             Action::Cw | Action::Ccw => {
                 let Some((turned, how)) = rotate(b, p, a == Action::Cw) else {
-                    return Err(self.refuse(
-                        a,
-                        if p.kind == Kind::O {
-                            "O does not rotate"
-                        } else {
-                            "no kick test fits"
-                        },
-                    ));
+                    let legal = self.legal_actions();
+                    return Err(if p.kind == Kind::O {
+                        IllegalAction::ODoesNotRotate { action: a, legal }
+                    } else {
+                        IllegalAction::NoKickFits { action: a, legal }
+                    });
                 };
                 next.piece = turned;
                 next.last = how;
@@ -639,9 +756,10 @@ impl Position {
             Action::Soft => {
                 let down = p.shifted(0, -1);
                 if !b.fits(down) {
-                    return Err(
-                        self.refuse(a, "the piece rests on the stack (hard or tick locks it)")
-                    );
+                    return Err(IllegalAction::Resting {
+                        action: a,
+                        legal: self.legal_actions(),
+                    });
                 }
                 next.piece = down;
                 next.last = LastMove::Other;
@@ -655,19 +773,22 @@ impl Position {
                     next.last = LastMove::Other;
                     Ok((next, None))
                 } else {
-                    let step = next.lock(p, self.last, 0);
-                    Ok((next, Some(step)))
+                    let lock = next.lock(p, self.last, 0);
+                    Ok((next, Some(lock)))
                 }
             }
             Action::Hard => {
                 let d = drop_distance(b, p);
                 let last = if d > 0 { LastMove::Other } else { self.last };
-                let step = next.lock(p.shifted(0, -d), last, 2 * d as u32);
-                Ok((next, Some(step)))
+                let lock = next.lock(p.shifted(0, -d), last, 2 * d as u32);
+                Ok((next, Some(lock)))
             }
             Action::Hold => {
                 if self.hold_used {
-                    return Err(self.refuse(a, "hold was already used for this piece"));
+                    return Err(IllegalAction::HoldUsed {
+                        action: a,
+                        legal: self.legal_actions(),
+                    });
                 }
                 let kind = match self.hold {
                     Some(k) => k,
@@ -704,8 +825,9 @@ impl Position {
     }
 
     /// Locks `p` (already resting) and brings in the next piece.
-    fn lock(&mut self, p: Piece, last: LastMove, drop_points: u32) -> Step {
+    fn lock(&mut self, p: Piece, last: LastMove, drop_points: u32) -> Lock {
         let spin = tspin(&self.board, p, last);
+        let cells = p.sorted_cells();
         self.board.place(p);
         let lines = self.board.clear_full();
         let points = base_points(lines, spin).saturating_mul(self.level);
@@ -714,7 +836,8 @@ impl Position {
         self.lines = self.lines.saturating_add(u32::from(lines));
         self.level = self.level.max(self.lines / 10 + 1);
         self.hold_used = false;
-        let step = Step {
+        let report = Lock {
+            cells,
             lines,
             tspin: spin,
             points: total,
@@ -723,17 +846,17 @@ impl Position {
             self.piece = Piece::spawn(p.kind);
             self.last = LastMove::Other;
             self.over = Some(TopOut::LockOut);
-            return step;
+            return report;
         }
         let kind = self.next_from_queue();
         self.bring_in(kind);
-        step
+        report
     }
 
     /// [`Status::Over`] with [`EndReason::BlockOut`] or
     /// [`EndReason::LockOut`] once the game has topped out, else
     /// [`Status::Ongoing`].
-    pub fn outcome(&self) -> Status<Solo> {
+    pub fn status(&self) -> Status<Solo> {
         match self.over {
             Some(end) => Status::Over {
                 reason: end.reason(),
@@ -744,8 +867,21 @@ impl Position {
 }
 
 impl Game for Position {
+    const KIND: GameKind = GameKind::Tetris;
     type Action = Action;
+    type ParseActionError = ParseActionError;
     type Player = Solo;
+    type CodeError = CodeError;
+    type IllegalAction = IllegalAction;
+    type Trace = Option<Lock>;
+
+    fn from_code(code: &str) -> Result<Self, CodeError> {
+        Position::from_code(code)
+    }
+
+    fn to_code(&self) -> String {
+        Position::to_code(self)
+    }
 
     fn to_move(&self) -> Solo {
         Solo
@@ -756,10 +892,14 @@ impl Game for Position {
     }
 
     fn play(&self, action: Action) -> Result<Self, IllegalAction> {
-        self.play_traced(action).map(|(next, _)| next)
+        Position::play(self, action)
+    }
+
+    fn play_traced(&self, action: Action) -> Result<(Self, Option<Lock>), IllegalAction> {
+        Position::play_traced(self, action)
     }
 
     fn status(&self) -> Status<Solo> {
-        self.outcome()
+        Position::status(self)
     }
 }

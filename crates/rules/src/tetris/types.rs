@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Reason;
+
 /// A tetromino.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -76,6 +78,12 @@ impl fmt::Display for Kind {
 pub struct ParseKindError {
     /// The text that was given.
     pub text: String,
+}
+
+impl Reason for ParseKindError {
+    fn reason(&self) -> &'static str {
+        "unknown-kind"
+    }
 }
 
 impl FromStr for Kind {
@@ -171,6 +179,12 @@ pub struct ParseRotationError {
     pub text: String,
 }
 
+impl Reason for ParseRotationError {
+    fn reason(&self) -> &'static str {
+        "unknown-rotation"
+    }
+}
+
 impl FromStr for Rotation {
     type Err = ParseRotationError;
 
@@ -247,6 +261,12 @@ pub struct ParseActionError {
     pub text: String,
 }
 
+impl Reason for ParseActionError {
+    fn reason(&self) -> &'static str {
+        "malformed-action"
+    }
+}
+
 impl FromStr for Action {
     type Err = ParseActionError;
 
@@ -263,18 +283,46 @@ impl FromStr for Action {
 /// order.
 pub type Cells = [(u8, u8); 4];
 
-/// The name [`Step::tspin`] gives a full T-spin.
-pub const TSPIN: &str = "t-spin";
-/// The name [`Step::tspin`] gives a mini T-spin.
-pub const TSPIN_MINI: &str = "t-spin-mini";
+/// The kind of T-spin a lock made (see the module documentation for the
+/// three-corner rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TSpin {
+    /// Three corners taken, but not both on the side the T points to (and
+    /// no kick test 5).
+    Mini,
+    /// Both front corners taken, or the rotation used kick test 5.
+    Full,
+}
 
-/// What a lock did.
+impl TSpin {
+    /// Both kinds, mini first.
+    pub const ALL: [TSpin; 2] = [TSpin::Mini, TSpin::Full];
+
+    /// The stable name: `t-spin-mini` or `t-spin`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TSpin::Mini => "t-spin-mini",
+            TSpin::Full => "t-spin",
+        }
+    }
+}
+
+impl fmt::Display for TSpin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a lock did: the [`Game::Trace`](crate::Game::Trace) of Tetris, when
+/// an action locked the piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Step {
+pub struct Lock {
+    /// The four cells the piece locked in, before any row was cleared.
+    pub cells: Cells,
     /// Rows cleared, 0–4.
     pub lines: u8,
-    /// [`TSPIN`] or [`TSPIN_MINI`] when the lock was a T-spin.
-    pub tspin: Option<&'static str>,
+    /// The T-spin the lock made, if any.
+    pub tspin: Option<TSpin>,
     /// Every point the action scored: the clear (or T-spin) times the level
     /// before the clear, plus the drop points of a hard drop.
     pub points: u32,
@@ -290,8 +338,8 @@ pub struct Placement {
     pub rotation: Rotation,
     /// The cells it fills.
     pub cells: Cells,
-    /// [`TSPIN`] or [`TSPIN_MINI`] when locking this way is a T-spin.
-    pub tspin: Option<&'static str>,
+    /// The T-spin locking this way makes, if any.
+    pub tspin: Option<TSpin>,
     /// A shortest action sequence that locks the piece here, ending in
     /// [`Action::Hard`].
     pub actions: Vec<Action>,

@@ -1,15 +1,14 @@
 //! The 31-character state code (layout in the module documentation).
 
-use base64::alphabet;
-use base64::engine::{general_purpose::GeneralPurpose, DecodePaddingMode, GeneralPurposeConfig};
-use base64::Engine;
+use crate::code::{decode_fixed, encode, SyntaxError};
+use crate::Reason;
 
 use super::board::{Board, MAX_EXP};
 use super::position::GridError;
 use super::Position;
 
 /// Length of every code, in characters.
-pub const CODE_LEN: usize = 31;
+pub const CODE_LEN: usize = crate::code::chars_for(BYTES);
 
 /// The layout version written in byte 0.
 pub const CODE_VERSION: u8 = 1;
@@ -18,43 +17,13 @@ pub const CODE_VERSION: u8 = 1;
 /// generator state.
 const BYTES: usize = 23;
 
-const ENGINE: GeneralPurpose = GeneralPurpose::new(
-    &alphabet::URL_SAFE,
-    GeneralPurposeConfig::new()
-        .with_encode_padding(false)
-        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
-        .with_decode_allow_trailing_bits(false),
-);
-
 /// Why a string is not a 2048 code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CodeError {
-    /// Not 31 characters.
-    #[error("a 2048 code has {CODE_LEN} characters, this one has {length}")]
-    WrongLength {
-        /// The length found, in characters.
-        length: usize,
-    },
-    /// A `=` padding character.
-    #[error("padding '=' at offset {offset}: codes are written without padding")]
-    Padding {
-        /// Offset of the first `=`, in characters.
-        offset: usize,
-    },
-    /// A character outside `A–Z a–z 0–9 - _`.
-    #[error("character {character:?} at offset {offset} is not in the URL-safe base64 alphabet (A–Z a–z 0–9 - _)")]
-    InvalidCharacter {
-        /// Offset of the character, in characters.
-        offset: usize,
-        /// The character.
-        character: char,
-    },
-    /// The last character carries bits beyond the 23 bytes.
-    #[error("the last character {character:?} sets bits beyond the 23 bytes of a code; it must be one of AEIMQUYcgkosw048")]
-    TrailingBits {
-        /// The last character.
-        character: char,
-    },
+    /// Not base64 of 23 bytes: the length, a padding or foreign
+    /// character, or bits after the last byte.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
     /// Byte 0 is not a known layout version.
     #[error("version byte {version}: this is not a 2048 code of a known layout (the current version is {CODE_VERSION})")]
     UnknownVersion {
@@ -76,6 +45,17 @@ pub enum CodeError {
     Grid(#[from] GridError),
 }
 
+impl Reason for CodeError {
+    fn reason(&self) -> &'static str {
+        match self {
+            CodeError::Syntax(e) => e.reason(),
+            CodeError::UnknownVersion { .. } => "unknown-version",
+            CodeError::ExponentOutOfRange { .. } => "tile-out-of-range",
+            CodeError::Grid(e) => e.reason(),
+        }
+    }
+}
+
 impl Position {
     /// The canonical 31-character code.
     pub fn to_code(&self) -> String {
@@ -90,7 +70,7 @@ impl Position {
         bytes[1..11].copy_from_slice(&cells.to_be_bytes()[6..]);
         bytes[11..15].copy_from_slice(&self.score_u32().to_be_bytes());
         bytes[15..23].copy_from_slice(&self.rng_state().to_be_bytes());
-        ENGINE.encode(bytes)
+        encode(&bytes)
     }
 
     /// Reads a code.
@@ -99,31 +79,7 @@ impl Position {
     ///
     /// A [`CodeError`] naming the offending character, byte, cell or rule.
     pub fn from_code(code: &str) -> Result<Position, CodeError> {
-        if let Some(offset) = code.chars().position(|c| c == '=') {
-            return Err(CodeError::Padding { offset });
-        }
-        if let Some((offset, character)) = code
-            .chars()
-            .enumerate()
-            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-        {
-            return Err(CodeError::InvalidCharacter { offset, character });
-        }
-        let length = code.chars().count();
-        if length != CODE_LEN {
-            return Err(CodeError::WrongLength { length });
-        }
-        let mut bytes = [0u8; BYTES];
-        match ENGINE.decode_slice(code, &mut bytes) {
-            Ok(BYTES) => {}
-            // Alphabet and length are checked above, so the only failure
-            // left is a last character with non-zero trailing bits.
-            _ => {
-                return Err(CodeError::TrailingBits {
-                    character: code.chars().last().unwrap_or('?'),
-                })
-            }
-        }
+        let bytes: [u8; BYTES] = decode_fixed(code, "2048")?;
         if bytes[0] != CODE_VERSION {
             return Err(CodeError::UnknownVersion { version: bytes[0] });
         }

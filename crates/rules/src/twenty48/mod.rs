@@ -20,13 +20,14 @@
 //! - A score must fit the tiles: every tile `2^e` scored `(e-1)·2^e` if built
 //!   from 2s alone, 4 less for each spawned 4 inside it, so a board's score
 //!   is a multiple of 4 between `Σ max(e-2,0)·2^e` and `Σ (e-1)·2^e`
-//!   ([`GridError::ImpossibleScore`]).
+//!   ([`GridError::ImpossibleScore`]). A [`Setup`] without a score takes
+//!   the least.
 //!
 //! # Spawns
 //!
 //! Spawns are a function of the generator state carried in the position:
 //!
-//! - The generator is SplitMix64 (Steele, Lea & Flood 2014; Vigna's
+//! - The generator is [`crate::rng`]'s SplitMix64 (Steele, Lea & Flood 2014; Vigna's
 //!   `splitmix64.c`): `state += 0x9E3779B97F4A7C15; z = state;
 //!   z = (z ^ z>>30) * 0xBF58476D1CE4E5B9; z = (z ^ z>>27) * 0x94D049BB133111EB;
 //!   output z ^ z>>31` (wrapping arithmetic). Seeding with `s` sets the state
@@ -65,9 +66,10 @@
 //! let pos = Position::new(42);
 //! assert_eq!(pos.grid(), [[0, 0, 2, 0], [0, 0, 2, 0], [0; 4], [0; 4]]);
 //! assert_eq!(pos.to_code(), "AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4");
-//! let (next, spawn, gained) = pos.play_traced(Direction::Left).unwrap();
+//! let (next, slide) = pos.play_traced(Direction::Left).unwrap();
 //! assert_eq!(next.grid(), [[2, 0, 0, 0], [2, 0, 0, 0], [0; 4], [0, 0, 4, 0]]);
-//! assert_eq!((spawn.row, spawn.col, spawn.value, gained), (3, 2, 4, 0));
+//! let spawn = slide.spawn;
+//! assert_eq!((spawn.row, spawn.col, spawn.value, slide.gained), (3, 2, 4, 0));
 //! assert_eq!(Position::from_code(&next.to_code()), Ok(next));
 //! ```
 //!
@@ -87,9 +89,8 @@
 mod board;
 mod code;
 mod position;
-pub(crate) mod rng;
 mod types;
 
 pub use code::{CodeError, CODE_LEN, CODE_VERSION};
-pub use position::{GridError, Position};
-pub use types::{Direction, ParseDirectionError, Solo, Spawn};
+pub use position::{GridError, IllegalMove, Position, Setup};
+pub use types::{Direction, ParseDirectionError, Slide, Spawn};

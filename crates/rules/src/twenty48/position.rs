@@ -2,9 +2,10 @@
 //! end of the game.
 
 use super::board::{tables, Board, MAX_EXP};
-use super::rng::SplitMix64;
-use super::types::{Direction, Solo, Spawn};
-use crate::{EndReason, Game, IllegalAction, Status};
+use super::code::CodeError;
+use super::types::{Direction, ParseDirectionError, Slide, Spawn};
+use crate::rng::SplitMix64;
+use crate::{EndReason, Game, GameKind, Reason, Solo, Status};
 
 /// Exponent of the winning tile, 2048 = 2^11.
 const WIN_EXP: u8 = 11;
@@ -35,6 +36,76 @@ pub enum GridError {
         /// The greatest.
         max: u64,
     },
+}
+
+impl Reason for GridError {
+    fn reason(&self) -> &'static str {
+        match self {
+            GridError::InvalidTile { .. } => "invalid-tile",
+            GridError::NoTiles => "no-tiles",
+            GridError::ImpossibleScore { .. } => "impossible-score",
+        }
+    }
+}
+
+/// Why a direction cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// No direction changes the board: the game is over.
+    #[error("{direction} changes nothing: no move is left, the game is over")]
+    GameOver {
+        /// The direction asked for.
+        direction: Direction,
+    },
+    /// This direction changes nothing, others would.
+    #[error(
+        "{direction} changes nothing on this board; legal moves: {}",
+        names(legal)
+    )]
+    NoChange {
+        /// The direction asked for.
+        direction: Direction,
+        /// The directions that would change the board, in
+        /// [`Direction::ALL`] order.
+        legal: Vec<Direction>,
+    },
+    /// The slide left no empty cell for the new tile. A move that changes
+    /// the board always frees or leaves one, so this names a broken
+    /// invariant rather than a rule.
+    #[error("{direction} leaves no empty cell for the new tile")]
+    NoRoomToSpawn {
+        /// The direction asked for.
+        direction: Direction,
+    },
+}
+
+/// `up, left` for the message of [`IllegalMove::NoChange`].
+fn names(directions: &[Direction]) -> String {
+    let names: Vec<&str> = directions.iter().map(|d| d.as_str()).collect();
+    names.join(", ")
+}
+
+impl Reason for IllegalMove {
+    fn reason(&self) -> &'static str {
+        match self {
+            IllegalMove::GameOver { .. } => "game-over",
+            IllegalMove::NoChange { .. } => "no-change",
+            IllegalMove::NoRoomToSpawn { .. } => "no-room-to-spawn",
+        }
+    }
+}
+
+/// The unchecked form of a position: tile values, the score and the seed.
+/// [`Position::from_setup`] checks it; [`Position::to_setup`] writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// Tile values, rows top first, 0 for an empty cell.
+    pub board: [[u32; 4]; 4],
+    /// The score; `None` for the least score these tiles can have been
+    /// built with (every 4 inside them spawned as a 4).
+    pub score: Option<u64>,
+    /// The generator's state, which is also its seed.
+    pub seed: u64,
 }
 
 /// A 2048 position: the 4×4 board, the score and the state of the spawn
@@ -107,8 +178,7 @@ impl Position {
         }
     }
 
-    /// A position from tile values (rows top first, 0 = empty), a score and
-    /// the generator's seed. Nothing spawns.
+    /// Checks a setup and builds the position. Nothing spawns.
     ///
     /// # Errors
     ///
@@ -116,9 +186,9 @@ impl Position {
     /// in 2 ..= 131072, with its cell; [`GridError::NoTiles`] for an empty
     /// board; [`GridError::ImpossibleScore`] for a score these tiles cannot
     /// have been built with (see [`Position::score`]).
-    pub fn from_grid(board: [[u32; 4]; 4], score: u64, seed: u64) -> Result<Position, GridError> {
+    pub fn from_setup(setup: &Setup) -> Result<Position, GridError> {
         let mut b = Board::EMPTY;
-        for (r, row) in board.iter().enumerate() {
+        for (r, row) in setup.board.iter().enumerate() {
             for (c, &value) in row.iter().enumerate() {
                 let exp = match value {
                     0 => 0,
@@ -136,7 +206,20 @@ impl Position {
                 b = b.with(r, c, exp);
             }
         }
-        Position::from_parts(b, score, seed)
+        let score = match setup.score {
+            Some(score) => score,
+            None => score_bounds(b).0,
+        };
+        Position::from_parts(b, score, setup.seed)
+    }
+
+    /// The unchecked form, with the score written out.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.grid(),
+            score: Some(self.score()),
+            seed: self.rng,
+        }
     }
 
     /// A position from a board whose exponents are all at most 17.
@@ -202,7 +285,7 @@ impl Position {
     }
 
     /// The generator's state, which is also a seed: a position made by
-    /// [`Position::from_grid`] with this seed spawns exactly what this one
+    /// [`Position::from_setup`] with this seed spawns exactly what this one
     /// would.
     pub fn rng_state(&self) -> u64 {
         self.rng
@@ -210,7 +293,7 @@ impl Position {
 
     /// The directions that change the board, in the order up, down, left,
     /// right.
-    pub fn legal_moves(&self) -> Vec<Direction> {
+    pub fn legal_actions(&self) -> Vec<Direction> {
         let t = tables();
         Direction::ALL
             .into_iter()
@@ -235,43 +318,58 @@ impl Position {
         })
     }
 
-    /// Plays `d`: the tiles slide and merge, then one tile spawns. Returns
-    /// the new position, the spawned tile and the score gained.
+    /// Plays `d`: the tiles slide and merge, then one tile spawns.
     ///
     /// # Errors
     ///
-    /// [`IllegalAction`] when `d` changes nothing (then nothing spawns).
-    pub fn play_traced(&self, d: Direction) -> Result<(Position, Spawn, u64), IllegalAction> {
-        let Some((slid, gain)) = self.slide(d) else {
-            let legal = self.legal_moves();
-            return Err(IllegalAction::new(if legal.is_empty() {
-                format!("{d} changes nothing: no move is left, the game is over")
-            } else {
-                let names: Vec<&str> = legal.iter().map(|m| m.as_str()).collect();
-                format!(
-                    "{d} changes nothing on this board; legal moves: {}",
-                    names.join(", ")
-                )
-            }));
+    /// [`IllegalMove`] when `d` changes nothing (then nothing spawns).
+    #[inline]
+    pub fn play(&self, d: Direction) -> Result<Position, IllegalMove> {
+        self.play_traced(d).map(|(next, _)| next)
+    }
+
+    /// Plays `d` as [`Position::play`] does, and says which tile spawned and
+    /// what the merges gained.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] when `d` changes nothing (then nothing spawns).
+    #[inline]
+    pub fn play_traced(&self, d: Direction) -> Result<(Position, Slide), IllegalMove> {
+        let Some((slid, gained)) = self.slide(d) else {
+            return Err(self.refuse(d));
         };
         let mut rng = SplitMix64(self.rng);
         // A move that changed the board leaves an empty cell: either a merge
         // freed one or a tile moved into one.
-        let (board, spawned) = spawn(slid.board, &mut rng).ok_or_else(|| {
-            IllegalAction::new(format!("{d} leaves no empty cell for the new tile"))
-        })?;
+        let (board, spawn) =
+            spawn(slid.board, &mut rng).ok_or(IllegalMove::NoRoomToSpawn { direction: d })?;
         let next = Position {
             board,
             score: slid.score,
             rng: rng.0,
         };
-        Ok((next, spawned, gain))
+        Ok((next, Slide { spawn, gained }))
+    }
+
+    /// Why `d`, which changes nothing, is refused.
+    #[cold]
+    fn refuse(&self, d: Direction) -> IllegalMove {
+        let legal = self.legal_actions();
+        if legal.is_empty() {
+            IllegalMove::GameOver { direction: d }
+        } else {
+            IllegalMove::NoChange {
+                direction: d,
+                legal,
+            }
+        }
     }
 
     /// [`Status::Over`] with [`EndReason::NoMoves`] when no move changes the
     /// board, else [`Status::Ongoing`]. Reaching 2048 ends nothing (see
     /// [`Position::won`]).
-    pub fn outcome(&self) -> Status<Solo> {
+    pub fn status(&self) -> Status<Solo> {
         let t = tables();
         let stuck = Direction::ALL
             .into_iter()
@@ -287,22 +385,40 @@ impl Position {
 }
 
 impl Game for Position {
+    const KIND: GameKind = GameKind::Twenty48;
     type Action = Direction;
+    type ParseActionError = ParseDirectionError;
     type Player = Solo;
+    type CodeError = CodeError;
+    type IllegalAction = IllegalMove;
+    type Trace = Slide;
+
+    fn from_code(code: &str) -> Result<Self, CodeError> {
+        Position::from_code(code)
+    }
+
+    fn to_code(&self) -> String {
+        Position::to_code(self)
+    }
 
     fn to_move(&self) -> Solo {
         Solo
     }
 
     fn legal_actions(&self) -> Vec<Direction> {
-        self.legal_moves()
+        Position::legal_actions(self)
     }
 
-    fn play(&self, action: Direction) -> Result<Self, IllegalAction> {
-        self.play_traced(action).map(|(next, _, _)| next)
+    #[inline]
+    fn play(&self, action: Direction) -> Result<Self, IllegalMove> {
+        Position::play(self, action)
+    }
+
+    fn play_traced(&self, action: Direction) -> Result<(Self, Slide), IllegalMove> {
+        Position::play_traced(self, action)
     }
 
     fn status(&self) -> Status<Solo> {
-        self.outcome()
+        Position::status(self)
     }
 }

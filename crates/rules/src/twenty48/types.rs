@@ -1,4 +1,4 @@
-//! Directions, the one player and the spawned tile: the small `Copy` types
+//! Directions, the spawned tile and what a move did: the small `Copy` types
 //! the rest of the module is written in.
 
 use std::fmt;
@@ -62,6 +62,12 @@ pub struct ParseDirectionError {
     pub text: String,
 }
 
+impl crate::Reason for ParseDirectionError {
+    fn reason(&self) -> &'static str {
+        "malformed-action"
+    }
+}
+
 impl FromStr for Direction {
     type Err = ParseDirectionError;
 
@@ -71,16 +77,6 @@ impl FromStr for Direction {
             .into_iter()
             .find(|d| d.as_str() == s)
             .ok_or_else(|| ParseDirectionError { text: s.to_owned() })
-    }
-}
-
-/// The one player of 2048.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Solo;
-
-impl fmt::Display for Solo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("player")
     }
 }
 
@@ -100,4 +96,15 @@ impl fmt::Display for Spawn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} at row {}, column {}", self.value, self.row, self.col)
     }
+}
+
+/// What a move did beyond the new board: the tile that spawned and the
+/// score the merges gained (the [`Game::Trace`](crate::Game::Trace) of
+/// 2048).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Slide {
+    /// The tile that appeared after the tiles slid.
+    pub spawn: Spawn,
+    /// The sum of the values of the tiles the merges made.
+    pub gained: u64,
 }

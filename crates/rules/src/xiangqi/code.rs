@@ -10,9 +10,8 @@
 //! are written as URL-safe base64 without padding (RFC 4648 §5): 43
 //! characters, the last of which carries two zero bits.
 
-use base64::alphabet;
-use base64::engine::{general_purpose::GeneralPurpose, DecodePaddingMode, GeneralPurposeConfig};
-use base64::Engine;
+use crate::code::{decode_fixed, encode, SyntaxError};
+use crate::Reason;
 
 use super::position::{PositionError, CAPTURED, SLOT_PIECE};
 use super::types::{Piece, Side, Square};
@@ -24,46 +23,19 @@ pub(crate) const START_SLOTS: [u8; 32] = [
     25, 27, 29, 31, 33, 35,
 ];
 
-/// Length of every code.
-pub const CODE_LEN: usize = 43;
+/// Bytes behind every code.
+const BYTES: usize = 32;
 
-const ENGINE: GeneralPurpose = GeneralPurpose::new(
-    &alphabet::URL_SAFE,
-    GeneralPurposeConfig::new()
-        .with_encode_padding(false)
-        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
-        .with_decode_allow_trailing_bits(false),
-);
+/// Length of every code, in characters.
+pub const CODE_LEN: usize = crate::code::chars_for(BYTES);
 
 /// Why a string is not a xiangqi code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CodeError {
-    /// Not 43 characters.
-    #[error("a xiangqi code has {CODE_LEN} characters, this one has {length}")]
-    WrongLength {
-        /// The length found (in characters).
-        length: usize,
-    },
-    /// A `=` padding character.
-    #[error("padding '=' at offset {offset}: codes are written without padding")]
-    Padding {
-        /// Offset of the first `=`.
-        offset: usize,
-    },
-    /// A character outside `A–Z a–z 0–9 - _`.
-    #[error("character {character:?} at offset {offset} is not in the URL-safe base64 alphabet (A–Z a–z 0–9 - _)")]
-    InvalidCharacter {
-        /// Offset of the character, in characters.
-        offset: usize,
-        /// The character.
-        character: char,
-    },
-    /// The last character carries bits beyond the 32 bytes.
-    #[error("the last character {character:?} sets bits beyond the 32 bytes of a code; it must be one of AEIMQUYcgkosw048")]
-    TrailingBits {
-        /// The last character.
-        character: char,
-    },
+    /// Not base64 of 32 bytes: the length, a padding or foreign
+    /// character, or bits after the last byte.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
     /// The top bit of a byte other than the first is set.
     #[error("byte {byte} ({piece}) has its unused top bit set")]
     UnusedBitSet {
@@ -103,6 +75,18 @@ pub enum CodeError {
     Position(#[from] PositionError),
 }
 
+impl Reason for CodeError {
+    fn reason(&self) -> &'static str {
+        match self {
+            CodeError::Syntax(e) => e.reason(),
+            CodeError::UnusedBitSet { .. } => "unused-bit",
+            CodeError::SquareOutOfRange { .. } => "square-out-of-range",
+            CodeError::TwoPiecesOnOnePoint { .. } => "two-pieces-on-one-point",
+            CodeError::Position(e) => e.reason(),
+        }
+    }
+}
+
 impl Position {
     /// The canonical 43-character code.
     pub fn to_code(&self) -> String {
@@ -110,7 +94,7 @@ impl Position {
         if self.turn() == Side::Black {
             bytes[0] |= 0x80;
         }
-        ENGINE.encode(bytes)
+        encode(&bytes)
     }
 
     /// Reads a code. Same-kind pieces may come in any order.
@@ -119,31 +103,7 @@ impl Position {
     ///
     /// A [`CodeError`] naming the offending character, byte, point or rule.
     pub fn from_code(code: &str) -> Result<Position, CodeError> {
-        let length = code.chars().count();
-        if let Some(offset) = code.chars().position(|c| c == '=') {
-            return Err(CodeError::Padding { offset });
-        }
-        if let Some((offset, character)) = code
-            .chars()
-            .enumerate()
-            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-        {
-            return Err(CodeError::InvalidCharacter { offset, character });
-        }
-        if length != CODE_LEN {
-            return Err(CodeError::WrongLength { length });
-        }
-        let mut bytes = [0u8; 32];
-        match ENGINE.decode_slice(code, &mut bytes) {
-            Ok(32) => {}
-            // The alphabet and length were checked above, so the only failure
-            // left is a last character with non-zero trailing bits.
-            _ => {
-                return Err(CodeError::TrailingBits {
-                    character: code.chars().last().unwrap_or('?'),
-                })
-            }
-        }
+        let mut bytes: [u8; BYTES] = decode_fixed(code, "xiangqi")?;
         let turn = if bytes[0] & 0x80 != 0 {
             Side::Black
         } else {

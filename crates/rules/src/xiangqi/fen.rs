@@ -76,6 +76,22 @@ pub enum FenError {
     Position(#[from] PositionError),
 }
 
+impl crate::Reason for FenError {
+    fn reason(&self) -> &'static str {
+        match self {
+            FenError::Empty => "empty",
+            FenError::WrongRankCount { .. } => "wrong-rank-count",
+            FenError::InvalidCharacter { .. } => "invalid-character",
+            FenError::RankTooLong { .. } => "rank-too-long",
+            FenError::RankTooShort { .. } => "rank-too-short",
+            FenError::MissingSide => "missing-side",
+            FenError::InvalidSide { .. } => "invalid-side",
+            FenError::InvalidTrailer { .. } => "invalid-trailer",
+            FenError::Position(e) => crate::Reason::reason(e),
+        }
+    }
+}
+
 /// Splits on single spaces, keeping each field's character offset.
 fn fields(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();

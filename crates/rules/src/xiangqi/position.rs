@@ -7,12 +7,14 @@
 //! the state code's (red general, advisors, elephants, horses, chariots,
 //! cannons, soldiers, then black in the same order).
 
+use super::code::CodeError;
 use super::tables::{
     ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, NONE, RAYS,
     SOLDIER_MOVES,
 };
+use super::types::ParseMoveError;
 use super::types::{Move, Piece, Role, Side, Square};
-use crate::{EndReason, Game, IllegalAction, Status};
+use crate::{EndReason, Game, GameKind, Reason, Status};
 
 /// The "captured" value of a slot, as in the state code.
 pub(crate) const CAPTURED: u8 = 90;
@@ -144,6 +146,69 @@ pub enum PositionError {
         /// The side not to move.
         side: Side,
     },
+}
+
+impl Reason for PositionError {
+    fn reason(&self) -> &'static str {
+        match self {
+            PositionError::TooManyPieces { .. } => "too-many-pieces",
+            PositionError::MissingGeneral { .. } => "missing-general",
+            PositionError::ImpossiblePoint { .. } => "impossible-point",
+            PositionError::GeneralsFacing { .. } => "generals-facing",
+            PositionError::OpponentInCheck { .. } => "opponent-in-check",
+        }
+    }
+}
+
+/// Why a move cannot be played in a position, in the order the checks are
+/// made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// No piece stands on the move's origin.
+    #[error("{mv}: no piece on {from}", from = mv.from)]
+    NoPiece {
+        /// The move asked for.
+        mv: Move,
+    },
+    /// The piece on the origin belongs to the side not to move.
+    #[error("{mv}: the {piece} on {from} is not {turn}'s to move", from = mv.from)]
+    NotYourPiece {
+        /// The move asked for.
+        mv: Move,
+        /// The piece on the origin.
+        piece: Piece,
+        /// The side to move.
+        turn: Side,
+    },
+    /// The piece does not move that way, or something stands in its way
+    /// (a leg, an eye, a screen, its own piece).
+    #[error("{mv}: a {role} on {from} cannot move to {to}", role = piece.role, from = mv.from, to = mv.to)]
+    CannotReach {
+        /// The move asked for.
+        mv: Move,
+        /// The piece on the origin.
+        piece: Piece,
+    },
+    /// The move would leave the mover's general attacked, or facing the
+    /// other general on an open file.
+    #[error("{mv}: it would leave the {side} general attacked")]
+    LeavesGeneralInCheck {
+        /// The move asked for.
+        mv: Move,
+        /// The side that moves.
+        side: Side,
+    },
+}
+
+impl Reason for IllegalMove {
+    fn reason(&self) -> &'static str {
+        match self {
+            IllegalMove::NoPiece { .. } => "no-piece",
+            IllegalMove::NotYourPiece { .. } => "not-your-piece",
+            IllegalMove::CannotReach { .. } => "cannot-reach",
+            IllegalMove::LeavesGeneralInCheck { .. } => "leaves-general-in-check",
+        }
+    }
 }
 
 /// Where a piece may ever stand, or why not.
@@ -630,48 +695,63 @@ impl Position {
         list
     }
 
+    /// Whether any pseudo-legal move keeps the mover's general safe,
+    /// stopping at the first that does: the cheap question behind
+    /// [`Position::status`].
+    fn has_legal_move(&mut self) -> bool {
+        let mut list = MoveList::new();
+        self.pseudo_moves(&mut list);
+        let us = self.turn;
+        list.as_slice().iter().any(|&m| {
+            let captured = self.make(m);
+            let ok = !self.general_attacked(us);
+            self.unmake(m, captured);
+            ok
+        })
+    }
+
     /// Every legal move of the side to move, ordered by piece slot (the code's
     /// piece order) and then by direction.
-    pub fn legal_moves(&self) -> Vec<Move> {
+    pub fn legal_actions(&self) -> Vec<Move> {
         let mut scratch = self.clone();
         scratch.legal_list().as_slice().to_vec()
     }
 
     /// Whether `m` is legal here.
     pub fn is_legal(&self, m: Move) -> bool {
-        self.legal_moves().contains(&m)
+        self.play(m).is_ok()
     }
 
     /// The position after `m`.
     ///
     /// # Errors
     ///
-    /// An [`IllegalAction`] naming the move and why it is refused.
-    pub fn play_move(&self, m: Move) -> Result<Position, IllegalAction> {
+    /// An [`IllegalMove`] naming the move and why it is refused, checked in
+    /// this order: no piece on the origin, a piece of the side not to move,
+    /// a destination the piece cannot reach, a general left attacked.
+    pub fn play(&self, m: Move) -> Result<Position, IllegalMove> {
         let Some(piece) = self.piece_at(m.from) else {
-            return Err(IllegalAction::new(format!("{m}: no piece on {}", m.from)));
+            return Err(IllegalMove::NoPiece { mv: m });
         };
         if piece.side != self.turn {
-            return Err(IllegalAction::new(format!(
-                "{m}: the {piece} on {} is not {}'s to move",
-                m.from, self.turn
-            )));
+            return Err(IllegalMove::NotYourPiece {
+                mv: m,
+                piece,
+                turn: self.turn,
+            });
         }
         let mut scratch = self.clone();
         let mut list = MoveList::new();
         scratch.pseudo_moves(&mut list);
         if !list.as_slice().contains(&m) {
-            return Err(IllegalAction::new(format!(
-                "{m}: a {} on {} cannot move to {}",
-                piece.role, m.from, m.to
-            )));
+            return Err(IllegalMove::CannotReach { mv: m, piece });
         }
         scratch.make(m);
         if scratch.general_attacked(self.turn) {
-            return Err(IllegalAction::new(format!(
-                "{m}: it would leave the {} general attacked",
-                self.turn
-            )));
+            return Err(IllegalMove::LeavesGeneralInCheck {
+                mv: m,
+                side: self.turn,
+            });
         }
         scratch.canonicalize();
         Ok(scratch)
@@ -707,7 +787,7 @@ impl Position {
         nodes
     }
 
-    /// Perft split by the first move, in [`Position::legal_moves`] order.
+    /// Perft split by the first move, in [`Position::legal_actions`] order.
     pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
         let mut scratch = self.clone();
         let list = scratch.legal_list();
@@ -727,10 +807,11 @@ impl Position {
     }
 
     /// How the game stands: a side with no legal move has lost, by
-    /// checkmate when in check and by stalemate otherwise.
-    pub fn outcome(&self) -> Status<Side> {
+    /// checkmate when in check and by stalemate otherwise. The search stops
+    /// at the first legal move, so an ongoing game answers quickly.
+    pub fn status(&self) -> Status<Side> {
         let mut scratch = self.clone();
-        if scratch.legal_list().len > 0 {
+        if scratch.has_legal_move() {
             return Status::Ongoing;
         }
         let reason = if self.is_check() {
@@ -746,23 +827,40 @@ impl Position {
 }
 
 impl Game for Position {
+    const KIND: GameKind = GameKind::Xiangqi;
     type Action = Move;
+    type ParseActionError = ParseMoveError;
     type Player = Side;
+    type CodeError = CodeError;
+    type IllegalAction = IllegalMove;
+    type Trace = ();
+
+    fn from_code(code: &str) -> Result<Self, CodeError> {
+        Position::from_code(code)
+    }
+
+    fn to_code(&self) -> String {
+        Position::to_code(self)
+    }
 
     fn to_move(&self) -> Side {
         self.turn
     }
 
     fn legal_actions(&self) -> Vec<Move> {
-        self.legal_moves()
+        Position::legal_actions(self)
     }
 
-    fn play(&self, action: Move) -> Result<Self, IllegalAction> {
-        self.play_move(action)
+    fn play(&self, action: Move) -> Result<Self, IllegalMove> {
+        Position::play(self, action)
+    }
+
+    fn play_traced(&self, action: Move) -> Result<(Self, ()), IllegalMove> {
+        Position::play(self, action).map(|next| (next, ()))
     }
 
     fn status(&self) -> Status<Side> {
-        self.outcome()
+        Position::status(self)
     }
 
     fn perft(&self, depth: u32) -> u64 {

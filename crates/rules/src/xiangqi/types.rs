@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Reason;
+
 /// One of the two sides. Red moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
@@ -47,6 +49,43 @@ impl Side {
 impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// Text that is not a side `red` or `black`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not a xiangqi side: expected red or black")]
+pub struct ParseSideError {
+    /// The text that was given.
+    pub text: String,
+}
+
+impl Reason for ParseSideError {
+    fn reason(&self) -> &'static str {
+        "unknown-player"
+    }
+}
+
+impl FromStr for Side {
+    type Err = ParseSideError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Side::ALL
+            .into_iter()
+            .find(|side| side.as_str() == s)
+            .ok_or_else(|| ParseSideError { text: s.to_owned() })
+    }
+}
+
+impl crate::Player for Side {
+    const ALL: &'static [Side] = &Side::ALL;
+
+    fn as_str(self) -> &'static str {
+        Side::as_str(self)
+    }
+
+    fn opponent(self) -> Option<Side> {
+        Some(Side::opponent(self))
     }
 }
 
@@ -324,6 +363,12 @@ pub struct ParseSquareError {
     pub text: String,
 }
 
+impl Reason for ParseSquareError {
+    fn reason(&self) -> &'static str {
+        "malformed-square"
+    }
+}
+
 impl FromStr for Square {
     type Err = ParseSquareError;
 
@@ -364,6 +409,12 @@ pub struct ParseMoveError {
     pub text: String,
 }
 
+impl Reason for ParseMoveError {
+    fn reason(&self) -> &'static str {
+        "malformed-action"
+    }
+}
+
 impl FromStr for Move {
     type Err = ParseMoveError;
 
@@ -395,6 +446,14 @@ mod tests {
         for sq in Square::all() {
             assert_eq!(sq.to_string().parse::<Square>().unwrap(), sq);
         }
+    }
+
+    #[test]
+    fn sides_round_trip() {
+        for side in Side::ALL {
+            assert_eq!(side.to_string().parse::<Side>(), Ok(side));
+        }
+        assert!("Red".parse::<Side>().is_err());
     }
 
     #[test]

@@ -1,20 +1,23 @@
-//! The spawn generator: SplitMix64 and an unbiased draw below a bound.
+//! The generator behind every game with chance in it: SplitMix64 and an
+//! unbiased draw below a bound.
 //!
-//! Both are part of the rules: the same state must give the same spawn on
-//! every machine and in every version, so neither may change without a new
-//! code version.
+//! 2048 draws its spawns and Tetris shuffles its bags with it. Both are part
+//! of the rules: the same state must give the same spawn or bag on every
+//! machine and in every version, so neither may change without a new code
+//! version of every game that uses them. The state lives in the position
+//! (and its code), never in a global or the clock.
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
 /// generators", OOPSLA 2014), exactly as Vigna's `splitmix64.c` and Java's
 /// `SplittableRandom` compute it. Its whole state is one `u64`, and a
 /// generator seeded with `s` has state `s`: the state *is* a seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct SplitMix64(pub(crate) u64);
+pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
     /// The next 64 random bits.
     #[inline]
-    pub(crate) fn next_u64(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -28,7 +31,7 @@ impl SplitMix64 {
     /// result unless the low 64 bits fall below `2^64 mod n`, in which case
     /// `x` is drawn again. `n = 0` gives 0 and draws nothing.
     #[inline]
-    pub(crate) fn below(&mut self, n: u32) -> u32 {
+    pub fn below(&mut self, n: u32) -> u32 {
         let n = u64::from(n);
         if n == 0 {
             return 0;
