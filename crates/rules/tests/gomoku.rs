@@ -31,10 +31,10 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use qipan_rules::code::SyntaxError;
 use qipan_rules::gomoku::{
-    CodeError, Forbidden, IllegalMove, Point, Position, PositionError, RowsError, SetupError,
-    Stone, Variant,
+    self, CodeError, Forbidden, IllegalMove, MovesError, Point, Position, PositionError, RowsError,
+    SetupError, Stone, Variant,
 };
-use qipan_rules::{EndReason, Game, Status};
+use qipan_rules::{EndReason, Game, Reason, Status};
 
 fn p(s: &str) -> Point {
     s.parse().unwrap_or_else(|e| panic!("{e}"))
@@ -602,6 +602,131 @@ fn rows_round_trip_and_forget_the_order() {
     .unwrap();
     assert_eq!(two.move_list().as_deref(), Some("h8 h9"));
     assert_eq!(two, play(Variant::Standard, 15, "h8 h9"));
+}
+
+#[test]
+fn setups_keep_the_stones_and_the_last_move() {
+    let pos = play(Variant::Standard, 15, "h8 h9 i9 g7 j10");
+    let setup = pos.to_setup();
+    assert_eq!((setup.variant, setup.size), (Variant::Standard, 15));
+    assert_eq!(setup.last_move, Some(p("j10")));
+    let black: Vec<Point> = setup
+        .stones
+        .iter()
+        .filter(|(_, &s)| s == Stone::Black)
+        .map(|(&q, _)| q)
+        .collect();
+    // Listed in board order: row 1 first, left to right.
+    assert_eq!(black, pts("h8 i9 j10"));
+    assert_eq!(setup.stones.get(&p("g7")), Some(&Stone::White));
+    assert_eq!(setup.stones.len(), 5);
+    // The order is not part of a setup, the last move is.
+    let back = Position::from_setup(&setup).unwrap();
+    assert_eq!(back.to_rows(), pos.to_rows());
+    assert_eq!(back.last_move(), Some(p("j10")));
+    assert_eq!(back.moves(), None);
+    assert_eq!(back.to_setup(), setup);
+    // A board read from rows has neither, and comes back equal.
+    let rows = setup_rows_position();
+    assert_eq!(Position::from_setup(&rows.to_setup()), Ok(rows));
+}
+
+fn setup_rows_position() -> Position {
+    setup(Variant::Freestyle, "a1 b2 c3", "o15 n14")
+}
+
+#[test]
+fn setups_are_checked() {
+    let mut setup = gomoku::Setup::empty(Variant::Renju, 19);
+    assert_eq!(
+        Position::from_setup(&setup),
+        Err(SetupError::UnsupportedSize {
+            variant: Variant::Renju,
+            size: 19
+        })
+    );
+    setup.size = 15;
+    setup.stones.insert(p("s19"), Stone::Black);
+    setup.stones.insert(p("p1"), Stone::White);
+    // The first off the board in board order: p1 (row 1) before s19.
+    let err = Position::from_setup(&setup).unwrap_err();
+    assert_eq!(
+        err,
+        SetupError::StoneOffBoard {
+            point: p("p1"),
+            size: 15
+        }
+    );
+    assert_eq!(err.to_string(), "the stone on p1 is off the 15×15 board");
+    let mut setup = gomoku::Setup::empty(Variant::Freestyle, 15);
+    setup.stones.insert(p("h8"), Stone::White);
+    assert_eq!(
+        Position::from_setup(&setup),
+        Err(SetupError::Position(PositionError::ImpossibleCounts {
+            black: 0,
+            white: 1
+        }))
+    );
+    setup.stones.insert(p("h9"), Stone::Black);
+    setup.last_move = Some(p("h9"));
+    assert_eq!(
+        Position::from_setup(&setup),
+        Err(SetupError::Position(PositionError::LastMoveNotMover {
+            point: p("h9"),
+            expected: Stone::White,
+            found: Some(Stone::Black)
+        }))
+    );
+}
+
+#[test]
+fn move_lists_replay_and_name_the_refused_move() {
+    let pos = Position::from_moves(Variant::Freestyle, 15, &pts("h8 h9 i9")).unwrap();
+    assert_eq!(pos, play(Variant::Freestyle, 15, "h8 h9 i9"));
+    assert_eq!(pos.move_list().as_deref(), Some("h8 h9 i9"));
+    // The third move (index 2) takes black's first point.
+    let err = Position::from_moves(Variant::Freestyle, 15, &pts("h8 h9 h8")).unwrap_err();
+    assert_eq!(
+        err,
+        MovesError::Illegal {
+            index: 2,
+            reason: IllegalMove::Occupied {
+                point: p("h8"),
+                stone: Stone::Black
+            }
+        }
+    );
+    assert_eq!(err.to_string(), "move 2: h8 is occupied by a black stone");
+    assert_eq!(err.reason(), "illegal-move");
+    assert_eq!(
+        Position::from_moves(Variant::Standard, 15, &pts("p1")),
+        Err(MovesError::Illegal {
+            index: 0,
+            reason: IllegalMove::OffBoard {
+                point: p("p1"),
+                size: 15
+            }
+        })
+    );
+    // Renju: black's double-three at h8 after f8 g8 h6 h7.
+    let moves = pts(&alternate("f8 g8 h6 h7 h8", "a15 c15 e15 g15"));
+    assert_eq!(
+        Position::from_moves(Variant::Renju, 15, &moves),
+        Err(MovesError::Illegal {
+            index: 8,
+            reason: IllegalMove::Forbidden {
+                point: p("h8"),
+                why: Forbidden::DoubleThree
+            }
+        })
+    );
+    assert_eq!(
+        Position::from_moves(Variant::Standard, 19, &[]),
+        Err(MovesError::Setup(SetupError::UnsupportedSize {
+            variant: Variant::Standard,
+            size: 19
+        }))
+    );
 }
 
 #[test]

@@ -1398,6 +1398,22 @@ fn setup_errors_name_the_row_and_field() {
 }
 
 #[test]
+fn the_field_is_the_rows_as_cells() {
+    let pos = setup(&["X.........", "XX.XXXXXXX"], Kind::T, &[]);
+    let field = pos.field();
+    for (i, text) in pos.rows().iter().enumerate() {
+        let cells: Vec<bool> = text.chars().map(|c| c == 'X').collect();
+        assert_eq!(field[i].to_vec(), cells, "row {}", 19 - i);
+        for (col, &filled) in field[i].iter().enumerate() {
+            assert_eq!(pos.cell(col as u8, 19 - i as u8), Some(filled));
+        }
+    }
+    // Top first: the last array is row 0. The active piece is not in it.
+    assert!(field[19][0] && field[19][1] && !field[19][2] && field[18][0]);
+    assert_eq!(field.iter().flatten().filter(|&&c| c).count(), 10);
+}
+
+#[test]
 fn the_readable_form_round_trips() {
     let rows = ["X.........", "XX.XXXXXXX"];
     let pos = Position::from_setup(&Setup {

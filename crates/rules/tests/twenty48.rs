@@ -712,6 +712,68 @@ fn grid_values_must_be_tiles() {
 }
 
 #[test]
+fn a_setup_without_a_score_takes_the_least() {
+    // 2048 = 2^11 built from spawned 4s alone scored (11 - 2) · 2048; a 4
+    // and a 2 as spawned scored nothing. The most: (11 - 1) · 2048 + 4.
+    let board = [[2048, 4, 2, 0], [0; 4], [0; 4], [0; 4]];
+    let least = Setup {
+        board,
+        score: None,
+        seed: 5,
+    };
+    let pos = Position::from_setup(&least).expect("tiles and no score");
+    assert_eq!(pos.score(), 18_432);
+    assert_eq!(
+        pos.to_setup(),
+        Setup {
+            board,
+            score: Some(18_432),
+            seed: 5
+        }
+    );
+    // It is the bound the score check names.
+    assert_eq!(
+        Position::from_setup(&Setup {
+            score: Some(18_428),
+            ..least
+        }),
+        Err(GridError::ImpossibleScore {
+            score: 18_428,
+            min: 18_432,
+            max: 20_484
+        })
+    );
+    // Tiles are checked first, as with a score.
+    assert_eq!(
+        Position::from_setup(&Setup {
+            board: EMPTY,
+            ..least
+        }),
+        Err(GridError::NoTiles)
+    );
+    let mut bad = board;
+    bad[1][1] = 3;
+    assert_eq!(
+        Position::from_setup(&Setup {
+            board: bad,
+            ..least
+        }),
+        Err(GridError::InvalidTile {
+            row: 1,
+            col: 1,
+            value: 3
+        })
+    );
+    // A board of 2s alone has least score 0, and a new game is such a board.
+    let start = Position::new(42);
+    let again = Position::from_setup(&Setup {
+        score: None,
+        ..start.to_setup()
+    });
+    assert_eq!(again, Ok(start));
+}
+
+#[test]
 fn the_score_must_fit_the_tiles() {
     // One 8: built from 2s it scored 4 + 4 + 8 = 16, from two 4s 8, from a
     // 4 and two 2s 12.
