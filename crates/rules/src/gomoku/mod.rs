@@ -87,10 +87,14 @@
 //! completed (or not the given last move), or (Renju) a black overline
 //! without a black five.
 //!
-//! # Rows form
+//! # Rows form, setups and move lists
 //!
 //! One line per row, top row first, `.` empty, `x` black, `o` white; see
-//! [`Position::from_rows`] and [`Position::to_rows`].
+//! [`Position::from_rows`] and [`Position::to_rows`]. The rows are read
+//! into a [`Setup`] (rule set, size, stones, last move), which
+//! [`Position::from_setup`] checks. A move order is read with
+//! [`Position::from_moves`], which names the 0-based index of the first
+//! move that cannot be played ([`MovesError`]).
 
 mod board;
 mod code;
