@@ -29,6 +29,19 @@
 //!   [`code::SyntaxError`]), and [`rng`] the seeded generator that 2048's
 //!   spawns and Tetris's bags draw from.
 //!
+//! ```
+//! use qipan_rules::{AnyPosition, GameKind, Reason, Status};
+//!
+//! let code = "VVRWU1dSWFFZQEY2ODo8PgQDBQIGAQcACBMZGx0fISM";
+//! let start = AnyPosition::from_code(GameKind::Xiangqi, code).unwrap();
+//! let next = start.play(start.parse_action("h2e2").unwrap()).unwrap();
+//! assert_eq!(next.to_move().as_str(), "black");
+//! assert_eq!(next.status(), Status::Ongoing);
+//! let refused = next.play(next.parse_action("h2e2").unwrap()).unwrap_err();
+//! assert_eq!(refused.reason(), "no-piece");
+//! assert_eq!(refused.to_string(), "h2e2: no piece on h2");
+//! ```
+//!
 //! # Adding a game
 //!
 //! A new game touches two places: its own module (types, position, code
@@ -36,16 +49,7 @@
 //! and `any.rs`, the one file besides the module list that names every game
 //! ([`GameKind`], the `Any*` enums and the two macros). Every `match` over
 //! games is exhaustive, so the compiler lists what the new variant needs.
-//!
-//! ```
-//! use qipan_rules::{AnyPosition, GameKind, Status};
-//!
-//! let start = AnyPosition::from_code(GameKind::Xiangqi, "VVRWU1dSWFFZQEY2ODo8PgQDBQIGAQcACBMZGx0fISM").unwrap();
-//! let action = start.parse_action("h2e2").unwrap();
-//! let next = start.play(action).unwrap();
-//! assert_eq!(next.to_move().as_str(), "black");
-//! assert_eq!(next.status(), Status::Ongoing);
-//! ```
+
 #![deny(missing_docs)]
 
 use std::fmt;
