@@ -63,7 +63,7 @@ fn renju(c: &mut Criterion) {
     for (name, pos, n) in [("start", &start, 225), ("crowded", &crowded, crowded_legal)] {
         group.bench_with_input(BenchmarkId::new("legal_moves", name), pos, |b, pos| {
             b.iter(|| {
-                let moves = black_box(pos).legal_moves();
+                let moves = black_box(pos).legal_actions();
                 assert_eq!(moves.len(), n);
                 moves
             })
@@ -82,7 +82,7 @@ fn renju(c: &mut Criterion) {
         |b, code| {
             b.iter(|| {
                 let pos = Position::from_code(black_box(code)).expect("a valid code");
-                let moves = pos.legal_moves();
+                let moves = pos.legal_actions();
                 let forbidden = pos.forbidden();
                 assert_eq!((moves.len(), forbidden.len()), (crowded_legal, 6));
                 assert_eq!(pos.to_code(), code);
@@ -99,7 +99,7 @@ fn renju(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     group.bench_function(BenchmarkId::new("legal_moves", "crowded"), |b| {
         b.iter(|| {
-            let moves = black_box(&free).legal_moves();
+            let moves = black_box(&free).legal_actions();
             assert_eq!(moves.len(), 225 - CROWDED_STONES);
             moves
         })

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use qipan_rules::tetris::{Action, Kind, Position};
+use qipan_rules::tetris::{Action, Kind, Position, Setup};
 
 /// The stack of the rules tests' `MESSY` board.
 const MESSY: [&str; 10] = [
@@ -39,8 +39,17 @@ const MESSY: [&str; 10] = [
 const MESSY_COUNTS: [usize; 7] = [17, 9, 35, 17, 17, 34, 34];
 
 fn position(rows: &[&str], kind: Kind) -> Position {
-    let rows: Vec<String> = rows.iter().map(|r| (*r).to_owned()).collect();
-    Position::from_setup(&rows, kind, &[], None, 1, 0, 0, None).expect("a valid setup")
+    let setup = Setup {
+        rows: rows.iter().map(|r| (*r).to_owned()).collect(),
+        piece: kind,
+        queue: Vec::new(),
+        hold: None,
+        seed: 1,
+        score: 0,
+        lines: 0,
+        level: None,
+    };
+    Position::from_setup(&setup).expect("a valid setup")
 }
 
 fn tetris(c: &mut Criterion) {

@@ -28,7 +28,7 @@ const POSITIONS: usize = 1024;
 
 /// Down, left, right, up: the first legal one.
 fn corner_move(pos: &Position) -> Option<Direction> {
-    let legal = pos.legal_moves();
+    let legal = pos.legal_actions();
     [
         Direction::Down,
         Direction::Left,
@@ -51,7 +51,7 @@ fn mid_game_positions() -> Vec<Position> {
             if moves >= 30
                 && moves % 15 == 0
                 && out.len() < POSITIONS
-                && !pos.legal_moves().is_empty()
+                && !pos.legal_actions().is_empty()
             {
                 out.push(pos);
             }
@@ -115,9 +115,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut spawned = 0u64;
             for (p, &d) in black_box(&positions).iter().zip(&first_moves) {
-                let (next, spawn, _) = p.play_traced(d).expect("a legal move");
+                let (next, slide) = p.play_traced(d).expect("a legal move");
                 black_box(next);
-                spawned += u64::from(spawn.value);
+                spawned += u64::from(slide.spawn.value);
             }
             assert!(spawned >= 2 * n && spawned <= 4 * n);
             spawned
@@ -140,7 +140,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let total: u64 = black_box(&positions)
                 .iter()
-                .map(|p| p.legal_moves().len() as u64)
+                .map(|p| p.legal_actions().len() as u64)
                 .sum();
             assert_eq!(total, slides);
             total

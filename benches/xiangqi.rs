@@ -6,7 +6,7 @@
 //!   moves, each named in WXF and Chinese → code: the rules' share of a
 //!   `GET /v1/xiangqi/{code}`;
 //! - `state/view/{start,middlegame}`: the whole body of that handler
-//!   (`qipan::games::read`), so the view and JSON on top of the rules show.
+//!   (`qipan::games::decode` and `view`), so the view and JSON on top of the rules show.
 //!
 //! Every benchmark asserts its result, so a wrong generator fails the run.
 //! Compare figures only within one run (same machine, same load).
@@ -43,7 +43,7 @@ const PERFT_START: [(u32, u64); 2] = [(4, 3_290_240), (5, 133_312_995)];
 fn played_opening() -> Position {
     OPENING.iter().fold(Position::start(), |pos, text| {
         let m: Move = text.parse().expect("an ICCS move");
-        pos.play_move(m).expect("a legal move")
+        pos.play(m).expect("a legal move")
     })
 }
 
@@ -51,7 +51,7 @@ fn played_opening() -> Position {
 /// moves with both notations, encode. Returns the move count.
 fn decode_legal_encode(code: &str) -> usize {
     let pos = Position::from_code(code).expect("a valid code");
-    let moves = pos.legal_moves();
+    let moves = pos.legal_actions();
     for &m in &moves {
         let w = wxf(&pos, m).expect("a WXF name for a legal move");
         let c = chinese(&pos, m).expect("a Chinese name for a legal move");
@@ -62,7 +62,9 @@ fn decode_legal_encode(code: &str) -> usize {
 }
 
 fn view(code: &str) -> Vec<u8> {
-    qipan::games::read(GameKind::Xiangqi, code, BASE_URL)
+    qipan::games::decode(GameKind::Xiangqi, code, "code")
+        .and_then(|pos| qipan::games::view(&pos, BASE_URL))
+        .map(|raw| raw.get().as_bytes().to_vec())
         .unwrap_or_else(|e| panic!("GET /v1/xiangqi/{code} fails: {e}"))
 }
 

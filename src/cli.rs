@@ -5,8 +5,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use qipan_rules::xiangqi::Position;
-use qipan_rules::{Game, GameKind};
+use qipan_rules::{AnyPosition, GameKind};
 
 /// Arguments of `qipan perft`.
 #[derive(Debug, clap::Args)]
@@ -29,49 +28,28 @@ pub struct PerftArgs {
 ///
 /// An unknown game or a position that does not parse.
 pub fn perft(args: &PerftArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    use qipan_rules::twenty48;
-    let game: GameKind = args.game.parse()?;
+    let Ok(game) = args.game.parse::<GameKind>() else {
+        let games: Vec<&str> = GameKind::ALL.iter().map(|g| g.as_str()).collect();
+        bail!(
+            "unknown game {:?}; the games are {}",
+            args.game,
+            games.join(", ")
+        );
+    };
     if args.depth > 12 {
         bail!(
             "depth {} is more than this machine will finish; use 12 or less",
             args.depth
         );
     }
-    let code = || format!("reading the {game} state code");
-    match game {
-        GameKind::Xiangqi => {
-            let pos = if args.position.contains('/') {
-                Position::from_fen(&args.position).context("reading the FEN")?
-            } else {
-                Position::from_code(&args.position).with_context(code)?
-            };
-            count(&pos, args, out)
-        }
-        GameKind::Gomoku => {
-            let pos =
-                qipan_rules::gomoku::Position::from_code(&args.position).with_context(code)?;
-            count(&pos, args, out)
-        }
-        GameKind::Quoridor => {
-            let pos =
-                qipan_rules::quoridor::Position::from_code(&args.position).with_context(code)?;
-            count(&pos, args, out)
-        }
-        GameKind::Tetris => {
-            let pos =
-                qipan_rules::tetris::Position::from_code(&args.position).with_context(code)?;
-            count(&pos, args, out)
-        }
-        GameKind::Twenty48 => {
-            let pos = twenty48::Position::from_code(&args.position).with_context(code)?;
-            count(&pos, args, out)
-        }
-    }
-}
-
-/// Counts (and with `--divide` splits by first action) the leaves of the
-/// legal-action tree; the total is the last line.
-fn count<G: Game>(pos: &G, args: &PerftArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let pos = if game == GameKind::Xiangqi && args.position.contains('/') {
+        qipan_rules::xiangqi::Position::from_fen(&args.position)
+            .context("reading the FEN")?
+            .into()
+    } else {
+        AnyPosition::from_code(game, &args.position)
+            .with_context(|| format!("reading the {game} state code"))?
+    };
     let started = Instant::now();
     let total = if args.divide && args.depth > 0 {
         let mut total = 0;

@@ -9,35 +9,45 @@ use crate::storage::DatabaseSettings;
 #[derive(Debug, Clone, clap::Args)]
 pub struct Settings {
     /// Address to listen on; port 0 picks a free port.
-    #[arg(long, env = "QIPAN_ADDR", default_value = "127.0.0.1:8080")]
+    #[arg(
+        long,
+        global = true,
+        env = "QIPAN_ADDR",
+        default_value = "127.0.0.1:8080"
+    )]
     pub addr: SocketAddr,
 
     /// Base of the share URLs in state views (e.g. `https://qipan.example`).
     /// When unset, each URL is built from the request's scheme and Host.
-    #[arg(long, env = "QIPAN_PUBLIC_URL")]
+    #[arg(long, global = true, env = "QIPAN_PUBLIC_URL")]
     pub public_url: Option<String>,
 
     /// Memory for rendered state views, in MiB; 0 turns the cache off.
-    #[arg(long, env = "QIPAN_CACHE_MB", default_value_t = 64)]
+    #[arg(long, global = true, env = "QIPAN_CACHE_MB", default_value_t = 64)]
     pub cache_mb: u64,
 
     /// Worker threads; the number of cores when unset.
-    #[arg(long, env = "QIPAN_WORKERS")]
+    #[arg(long, global = true, env = "QIPAN_WORKERS")]
     pub workers: Option<usize>,
 
     /// Where persisted matches live: `sqlite:<path>` (created when missing),
     /// `sqlite::memory:`, `postgres://user@host/db`, or `none` to serve the
     /// stateless API only.
-    #[arg(long, env = "QIPAN_DATABASE_URL", default_value = "sqlite:qipan.db")]
+    #[arg(
+        long,
+        global = true,
+        env = "QIPAN_DATABASE_URL",
+        default_value = "sqlite:qipan.db"
+    )]
     pub database_url: String,
 
     /// Most PostgreSQL connections open at once (SQLite uses one).
-    #[arg(long, env = "QIPAN_DATABASE_POOL", default_value_t = 16)]
+    #[arg(long, global = true, env = "QIPAN_DATABASE_POOL", default_value_t = 16)]
     pub database_pool: u32,
 
     /// How long a match request waits for the database before answering
     /// 503 (e.g. `5s`, `500ms`).
-    #[arg(long, env = "QIPAN_DATABASE_TIMEOUT", default_value = "5s", value_parser = humantime::parse_duration)]
+    #[arg(long, global = true, env = "QIPAN_DATABASE_TIMEOUT", default_value = "5s", value_parser = humantime::parse_duration)]
     pub database_timeout: Duration,
 }
 

@@ -3,10 +3,11 @@
 //! plays actions on them and lists what may be played next.
 //!
 //! `main.rs` reads the configuration and runs; [`startup`] owns the route
-//! table; [`routes`] holds the handlers (parse → call → map); [`games`]
-//! bridges the pure `qipan-rules` crate to HTTP views; [`matches`] keeps
-//! persisted matches in [`storage`]; [`problem`] turns every
-//! error into RFC 9457 problem details.
+//! table; [`routes`] holds the handlers (parse → call → map); [`wire`] the
+//! request and response shapes; [`games`] bridges the pure `qipan-rules`
+//! crate to views, one adapter per game; [`matches`] is the typed match
+//! domain, kept in [`storage`]; [`problem`] turns every domain error into
+//! RFC 9457 problem details, in one place. See `docs/architecture.md`.
 #![deny(missing_docs)]
 
 pub mod cache;

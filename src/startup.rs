@@ -6,7 +6,7 @@ use std::net::{SocketAddr, TcpListener};
 
 use actix_cors::Cors;
 use actix_web::dev::Server;
-use actix_web::middleware::{from_fn, Condition, ErrorHandlers};
+use actix_web::middleware::{from_fn, ErrorHandlers};
 use actix_web::{guard, web, App, HttpServer};
 use anyhow::Context;
 
@@ -19,7 +19,7 @@ use crate::problem::{self, method_not_allowed};
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::{docs, games, health, state};
 use crate::storage::Database;
-use crate::telemetry::log_request;
+use crate::telemetry::request_span;
 
 /// Largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -54,17 +54,15 @@ impl Application {
         let addr = listener.local_addr()?;
         let workers = settings.workers;
         let cache = web::Data::new(ViewCache::new(settings.cache_mb));
-        // The log filter is fixed at start-up: without request logs, the
-        // middleware is left out altogether.
-        let log_requests = tracing::enabled!(target: "qipan::request", tracing::Level::INFO);
         let settings = web::Data::new(settings);
         let mut server = HttpServer::new(move || {
             App::new()
                 // Innermost first: CORS errors (a refused preflight) are
-                // rewritten as problems too, and every request is logged.
+                // rewritten as problems too, and every request, problems
+                // included, gets its id and span.
                 .wrap(cors())
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
-                .wrap(Condition::new(log_requests, from_fn(log_request)))
+                .wrap(from_fn(request_span))
                 .app_data(settings.clone())
                 .app_data(cache.clone())
                 .app_data(matches.clone())
@@ -156,7 +154,13 @@ fn cors() -> Cors {
         .disable_vary_header()
         .allowed_methods(["GET", "POST", "OPTIONS"])
         .allow_any_header()
-        .expose_headers(["ETag", "Location", "Retry-After", "WWW-Authenticate"])
+        .expose_headers([
+            "ETag",
+            "Location",
+            "Retry-After",
+            "WWW-Authenticate",
+            "X-Request-Id",
+        ])
         .max_age(86_400)
 }
 

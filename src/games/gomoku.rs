@@ -1,17 +1,16 @@
 //! Gomoku over HTTP: free-style, standard and Renju; the view with Black's
 //! forbidden points and the winning line; `rows` import and export.
 
-use qipan_rules::gomoku::{CodeError, Point, Position, PositionError, RowsError, Stone, Variant};
-use qipan_rules::{Game, GameKind, Status};
-use serde::Serialize;
-use serde_json::{Map, Value};
+use qipan_rules::gomoku::{
+    CodeError, MovesError, Point, Position, PositionError, RowsError, Stone, Variant,
+};
+use qipan_rules::{GameKind, Status};
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
 
-use super::{field, import_format, not_taken, only_fields, GameApi, Step};
-use crate::problem::{Problem, ProblemKind};
-use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
-
-/// The gomoku adapter.
-pub struct Gomoku;
+use super::{not_taken, syntax_location, Fault, GameApi, GameError, StartParam};
+use crate::wire::problem::Location;
+use crate::wire::{ActionSyntax, GameInfo, StartQuery};
 
 const VARIANTS: [&str; 3] = ["freestyle", "standard", "renju"];
 
@@ -22,95 +21,144 @@ pub struct PointView {
     pub action: String,
 }
 
-#[derive(Serialize)]
-struct ForbiddenView {
+/// A point Black may not play (Renju), and why.
+#[derive(Debug, Serialize)]
+pub struct ForbiddenView {
     point: String,
     reason: &'static str,
 }
 
-#[derive(Serialize)]
-struct View<'a> {
-    game: &'static str,
-    variant: &'static str,
+/// The members of a gomoku view beyond the envelope.
+#[derive(Debug, Serialize)]
+pub struct Part {
+    /// The board's side, 15 or 19.
     size: u8,
-    code: String,
-    url: String,
-    to_move: &'static str,
-    status: StatusView,
-    check: bool,
-    /// `size` rows of `size` points, top row first, column `a` first.
-    board: Vec<Vec<Option<&'static str>>>,
-    legal_actions: &'a [PointView],
+    /// Black's forbidden points, when Black is to move in Renju.
     forbidden: Vec<ForbiddenView>,
+    /// The last stone played.
     last_move: Option<String>,
+    /// The winning line, once there is one.
     winning_line: Option<Vec<String>>,
+    /// The moves in order, while the position knows them.
     moves: Option<Vec<String>>,
 }
 
-fn variant(name: &str) -> Result<Variant, Problem> {
-    name.parse().map_err(|_| {
-        Problem::new(
-            ProblemKind::UnknownVariant,
-            format!(
-                "gomoku has no variant {name:?}; it has {}",
-                VARIANTS.join(", ")
-            ),
-        )
-        .with("field", "variant")
-        .with("supported", VARIANTS)
+/// The members of the `rows` import body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+// `format` is the tag, `game` and `code` are what an export view carries:
+// accepted, so an export posts back as it is, and not read.
+#[allow(dead_code)]
+pub struct RowsBody {
+    format: Option<IgnoredAny>,
+    game: Option<IgnoredAny>,
+    code: Option<IgnoredAny>,
+    /// The rule set; free-style when absent.
+    variant: Option<String>,
+    /// One line per row, top first: `.` empty, `x` black, `o` white.
+    text: String,
+    /// The moves that made the board, space separated, to keep their order.
+    moves: Option<String>,
+}
+
+/// `POST /v1/gomoku/import`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "format")]
+pub enum Import {
+    /// One text line per row.
+    #[serde(rename = "rows")]
+    Rows(RowsBody),
+}
+
+/// The export body.
+#[derive(Debug, Serialize)]
+#[serde(tag = "format")]
+pub enum Export {
+    /// One text line per row.
+    #[serde(rename = "rows")]
+    Rows {
+        /// The rule set.
+        variant: &'static str,
+        /// The rows.
+        text: String,
+        /// The moves in order, while the position knows them.
+        moves: Option<String>,
+    },
+}
+
+fn variant(name: &str) -> Result<Variant, GameError> {
+    name.parse().map_err(|_| GameError::UnknownVariant {
+        game: GameKind::Gomoku,
+        given: name.to_owned(),
+        supported: &VARIANTS,
     })
-}
-
-fn invalid_code(e: &CodeError) -> Problem {
-    let p = Problem::new(ProblemKind::InvalidCode, e.to_string())
-        .with("field", "code")
-        .with("reason", code_reason(e));
-    code_details(p, e)
-}
-
-fn invalid_rows(e: &RowsError) -> Problem {
-    let p = Problem::new(ProblemKind::InvalidImport, format!("rows: {e}"))
-        .with("field", "text")
-        .with("reason", rows_reason(e));
-    rows_details(p, e)
-}
-
-/// Plays a space-separated move list from the empty board.
-fn replay(v: Variant, size: u8, moves: &str) -> Result<Position, Problem> {
-    let bad = |index: usize, detail: String| {
-        Problem::new(ProblemKind::InvalidImport, format!("moves: {detail}"))
-            .with("field", "moves")
-            .with("reason", "illegal-move")
-            .with("index", index)
-    };
-    let mut pos = Position::new(v, size).map_err(|e| {
-        Problem::new(ProblemKind::InvalidImport, e.to_string()).with("field", "moves")
-    })?;
-    for (index, text) in moves.split_whitespace().enumerate() {
-        let point: Point = text
-            .parse()
-            .map_err(|e| bad(index, format!("move {index}: {e}")))?;
-        pos = pos
-            .play_point(point)
-            .map_err(|e| bad(index, format!("move {index}: {}", e.reason)))?;
-    }
-    Ok(pos)
 }
 
 fn points(list: impl IntoIterator<Item = Point>) -> Vec<String> {
     list.into_iter().map(|p| p.to_string()).collect()
 }
 
-impl GameApi for Gomoku {
-    type State = Position;
-    type ActionView = PointView;
-    const KIND: GameKind = GameKind::Gomoku;
+fn position_location(_: &PositionError) -> Location {
+    Location::default()
+}
 
+fn rows_location(e: &RowsError) -> Location {
+    match e {
+        // The rules count lines and columns from 1; problems count from 0.
+        RowsError::RowLength { line, .. } => Location {
+            row: Some(line.saturating_sub(1)),
+            ..Location::default()
+        },
+        RowsError::BadCharacter {
+            line,
+            column,
+            character,
+            ..
+        } => Location {
+            row: Some(line.saturating_sub(1)),
+            column: Some(column.saturating_sub(1)),
+            character: Some(character.to_string()),
+            ..Location::default()
+        },
+        RowsError::Position(p) => position_location(p),
+        RowsError::RowCount { .. } | RowsError::Setup(_) => Location::default(),
+    }
+}
+
+/// A move list (`h8 h9 …`) played from the empty board.
+fn replay(variant: Variant, size: u8, moves: &str) -> Result<Position, GameError> {
+    let bad = |index: usize, reason: &'static str, detail: String| {
+        GameError::InvalidImport(Fault {
+            field: "moves",
+            reason,
+            detail: format!("moves: move {index}: {detail}"),
+            at: Box::new(Location {
+                index: Some(index),
+                ..Location::default()
+            }),
+        })
+    };
+    let mut list = Vec::new();
+    for (index, text) in moves.split_whitespace().enumerate() {
+        list.push(
+            text.parse::<Point>()
+                .map_err(|e| bad(index, "illegal-move", e.to_string()))?,
+        );
+    }
+    Position::from_moves(variant, size, &list).map_err(|e| match e {
+        MovesError::Illegal { index, reason } => bad(index, "illegal-move", reason.to_string()),
+        MovesError::Setup(setup) => {
+            GameError::InvalidImport(Fault::import("moves", "moves", &setup, Location::default()))
+        }
+    })
+}
+
+impl GameApi for Position {
     fn info() -> GameInfo {
         GameInfo {
             game: "gomoku",
             title: "Gomoku (five in a row), free-style, standard and Renju",
-            players: &["black", "white"],
+            players: super::player_names(GameKind::Gomoku),
             variants: &VARIANTS,
             action_syntax: ActionSyntax {
                 notation: "point",
@@ -124,70 +172,58 @@ impl GameApi for Gomoku {
         }
     }
 
-    fn start(query: &StartQuery) -> Result<(Position, bool), Problem> {
+    fn start(query: &StartQuery) -> Result<(Position, bool), GameError> {
         not_taken(
             query.seed.is_some(),
-            "seed",
+            StartParam::Seed,
             "gomoku has no chance in it and takes no seed",
         )?;
         let v = variant(query.variant.as_deref().unwrap_or("freestyle"))?;
-        let size = query.size.unwrap_or(15);
-        let pos = Position::new(v, size).map_err(|e| {
-            Problem::new(ProblemKind::InvalidQuery, e.to_string()).with("field", "size")
-        })?;
+        let pos =
+            Position::new(v, query.size.unwrap_or(15)).map_err(|e| GameError::StartParam {
+                param: StartParam::Size,
+                detail: e.to_string(),
+            })?;
         Ok((pos, true))
     }
 
-    fn decode(code: &str) -> Result<Position, Problem> {
-        Position::from_code(code).map_err(|e| invalid_code(&e))
+    fn variant(&self) -> &'static str {
+        Position::variant(self).as_str()
     }
 
-    fn encode(state: &Position) -> String {
-        state.to_code()
-    }
+    /// `size` rows of `size` points, top row first, column `a` first.
+    type Board = Vec<Vec<Option<&'static str>>>;
 
-    fn action_views(pos: &Position) -> Vec<PointView> {
-        pos.legal_moves()
-            .into_iter()
-            .map(|p| PointView {
-                action: p.to_string(),
-            })
-            .collect()
-    }
-
-    fn view(
-        pos: &Position,
-        code: String,
-        url: String,
-        _last: Option<&Step<Position>>,
-    ) -> Result<Vec<u8>, serde_json::Error> {
-        let legal = Self::action_views(pos);
-        let size = pos.size();
-        let board = (0..size)
+    fn board(&self) -> Self::Board {
+        let size = self.size();
+        (0..size)
             .rev()
             .map(|row| {
                 (0..size)
                     .map(|col| {
                         Point::new(col, row)
-                            .and_then(|p| pos.stone_at(p))
+                            .and_then(|p| self.stone_at(p))
                             .map(Stone::as_str)
                     })
                     .collect()
             })
-            .collect();
-        let status = pos.status();
-        serde_json::to_vec(&View {
-            game: "gomoku",
-            variant: pos.variant().as_str(),
-            size,
-            code,
-            url,
-            to_move: pos.turn().as_str(),
-            status: status.into(),
-            check: false,
-            board,
-            legal_actions: &legal,
-            forbidden: pos
+            .collect()
+    }
+
+    type ActionView = PointView;
+
+    fn action_view(&self, p: Point) -> PointView {
+        PointView {
+            action: p.to_string(),
+        }
+    }
+
+    type Part<'a> = Part;
+
+    fn part(&self, _trace: Option<&()>) -> Part {
+        Part {
+            size: self.size(),
+            forbidden: self
                 .forbidden()
                 .into_iter()
                 .map(|(p, why)| ForbiddenView {
@@ -195,144 +231,81 @@ impl GameApi for Gomoku {
                     reason: why.as_str(),
                 })
                 .collect(),
-            last_move: pos.last_move().map(|p| p.to_string()),
-            winning_line: match status {
-                Status::Won { .. } => pos.winning_line().map(points),
+            last_move: self.last_move().map(|p| p.to_string()),
+            winning_line: match self.status() {
+                Status::Won { .. } => self.winning_line().map(points),
                 Status::Ongoing | Status::Drawn { .. } | Status::Over { .. } => None,
             },
-            moves: pos.moves().map(|m| points(m.iter().copied())),
-        })
+            moves: self.moves().map(|m| points(m.iter().copied())),
+        }
     }
 
-    fn import(body: &Value) -> Result<Position, Problem> {
-        import_format(Self::KIND, body, &["rows"])?;
-        only_fields(body, &["format", "variant", "text", "moves"])?;
-        let v = match body.get("variant") {
-            None | Some(Value::Null) => Variant::Freestyle,
-            Some(_) => variant(&field::<String>(body, "variant")?)?,
-        };
-        let text: String = field(body, "text")?;
-        let board = Position::from_rows(v, &text).map_err(|e| invalid_rows(&e))?;
-        match body.get("moves") {
-            None | Some(Value::Null) => Ok(board),
-            // The move order of an export view: replayed from the empty
-            // board, it must give the rows, and then the order is kept.
-            Some(_) => {
-                let moves: String = field(body, "moves")?;
-                let played = replay(v, board.size(), &moves)?;
-                if played.to_rows() != board.to_rows() {
-                    return Err(Problem::new(
-                        ProblemKind::InvalidImport,
-                        "rows: the moves do not give the board of `text`",
-                    )
-                    .with("field", "moves")
-                    .with("reason", "moves-differ"));
+    fn code_location(e: &CodeError) -> Location {
+        match e {
+            CodeError::Syntax(s) => syntax_location(s),
+            CodeError::MoveListLength { length } | CodeError::GridLength { length, .. } => {
+                Location {
+                    length: Some(*length),
+                    ..Location::default()
                 }
-                Ok(played)
             }
-        }
-    }
-
-    fn export(pos: &Position, format: &str) -> Result<Map<String, Value>, Problem> {
-        match format {
-            "rows" => {
-                let mut fields = Map::new();
-                fields.insert("variant".into(), Value::from(pos.variant().as_str()));
-                fields.insert("text".into(), Value::from(pos.to_rows()));
-                fields.insert(
-                    "moves".into(),
-                    pos.move_list().map_or(Value::Null, Value::from),
-                );
-                Ok(fields)
+            CodeError::GridValue { byte, value, .. } => Location {
+                byte: Some(*byte),
+                value: Some(u64::from(*value)),
+                ..Location::default()
+            },
+            // `index` counts from 0 everywhere; the message counts moves from 1.
+            CodeError::MoveOutOfRange { number, .. } | CodeError::IllegalMove { number, .. } => {
+                Location {
+                    index: Some(number.saturating_sub(1)),
+                    ..Location::default()
+                }
             }
-            other => Err(Problem::new(
-                ProblemKind::UnsupportedFormat,
-                format!("gomoku does not export {other:?}"),
-            )),
+            CodeError::Position(p) => position_location(p),
+            CodeError::MoveListPadding
+            | CodeError::HeaderBits { .. }
+            | CodeError::UnknownVariant { .. }
+            | CodeError::Setup(_)
+            | CodeError::LastMoveOutOfRange { .. } => Location::default(),
         }
     }
-}
 
-fn position_reason(e: &PositionError) -> &'static str {
-    match e {
-        PositionError::ImpossibleCounts { .. } => "impossible-counts",
-        PositionError::LastMoveOnEmptyBoard { .. } => "last-move-on-empty-board",
-        PositionError::LastMoveNotMover { .. } => "last-move-not-mover",
-        PositionError::WinnerNotLastMover { .. } => "winner-not-last-mover",
-        PositionError::PlayedOnAfterWin { .. } => "played-on-after-win",
-        PositionError::LastMoveNotWinning { .. } => "last-move-not-winning",
-        PositionError::BlackOverline { .. } => "black-overline",
-    }
-}
+    type Import = Import;
+    type ImportFields = RowsBody;
 
-fn code_reason(e: &CodeError) -> &'static str {
-    match e {
-        CodeError::Empty | CodeError::WrongLength { .. } | CodeError::GridLength { .. } => {
-            "wrong-length"
+    fn import(body: Import) -> Result<Position, GameError> {
+        let Import::Rows(body) = body;
+        let v = match body.variant.as_deref() {
+            None => Variant::Freestyle,
+            Some(name) => variant(name)?,
+        };
+        let board = Position::from_rows(v, &body.text).map_err(|e| {
+            GameError::InvalidImport(Fault::import("rows", "text", &e, rows_location(&e)))
+        })?;
+        let Some(moves) = body.moves else {
+            return Ok(board);
+        };
+        // The move order of an export view: replayed from the empty board,
+        // it must give the rows, and then the order is kept.
+        let played = replay(v, board.size(), &moves)?;
+        if played.to_rows() != board.to_rows() {
+            return Err(GameError::InvalidImport(Fault {
+                field: "moves",
+                reason: "moves-differ",
+                detail: "rows: the moves do not give the board of `text`".to_owned(),
+                at: Box::default(),
+            }));
         }
-        CodeError::MoveListLength { .. } => "wrong-length",
-        CodeError::Padding { .. } => "padding",
-        CodeError::InvalidCharacter { .. } => "invalid-character",
-        CodeError::TrailingBits { .. } | CodeError::MoveListPadding => "trailing-bits",
-        CodeError::HeaderBits { .. } => "header-bits",
-        CodeError::UnknownVariant { .. } => "unknown-variant",
-        CodeError::Setup(_) => "unsupported-size",
-        CodeError::GridValue { .. } => "grid-value",
-        CodeError::MoveOutOfRange { .. } | CodeError::LastMoveOutOfRange { .. } => {
-            "point-out-of-range"
+        Ok(played)
+    }
+
+    type Export<'a> = Export;
+
+    fn export(&self) -> Export {
+        Export::Rows {
+            variant: Position::variant(self).as_str(),
+            text: self.to_rows(),
+            moves: self.move_list(),
         }
-        CodeError::IllegalMove { .. } => "illegal-move",
-        CodeError::Position(p) => position_reason(p),
-    }
-}
-
-fn code_details(p: Problem, e: &CodeError) -> Problem {
-    match e {
-        CodeError::Padding { offset } => p.with("offset", offset),
-        CodeError::InvalidCharacter { offset, character } => p
-            .with("offset", offset)
-            .with("character", character.to_string()),
-        CodeError::WrongLength { length }
-        | CodeError::MoveListLength { length }
-        | CodeError::GridLength { length, .. } => p.with("length", length),
-        CodeError::GridValue { byte, value, .. } => p.with("byte", byte).with("value", value),
-        // `index` is 0-based everywhere; the message counts moves from 1.
-        CodeError::MoveOutOfRange { number, .. } | CodeError::IllegalMove { number, .. } => {
-            p.with("index", number.saturating_sub(1))
-        }
-        CodeError::Empty
-        | CodeError::TrailingBits { .. }
-        | CodeError::MoveListPadding
-        | CodeError::HeaderBits { .. }
-        | CodeError::UnknownVariant { .. }
-        | CodeError::Setup(_)
-        | CodeError::LastMoveOutOfRange { .. }
-        | CodeError::Position(_) => p,
-    }
-}
-
-fn rows_reason(e: &RowsError) -> &'static str {
-    match e {
-        RowsError::RowCount { .. } => "row-count",
-        RowsError::Setup(_) => "unsupported-size",
-        RowsError::RowLength { .. } => "row-length",
-        RowsError::BadCharacter { .. } => "invalid-character",
-        RowsError::Position(p) => position_reason(p),
-    }
-}
-
-fn rows_details(p: Problem, e: &RowsError) -> Problem {
-    match e {
-        RowsError::RowLength { line, .. } => p.with("line", line),
-        RowsError::BadCharacter {
-            line,
-            column,
-            character,
-            ..
-        } => p
-            .with("line", line)
-            .with("column", column)
-            .with("character", character.to_string()),
-        RowsError::RowCount { .. } | RowsError::Setup(_) | RowsError::Position(_) => p,
     }
 }

@@ -1,13 +1,26 @@
-//! The bridge between the rules crate and HTTP: one module per game turns
-//! its states into views and its errors into problems; the functions here do
-//! what every game shares (decode, play a batch, import, export) once.
+//! The bridge between the rules crate and HTTP. Each game's adapter (one
+//! file here) implements [`GameApi`] for the game's position type: its entry
+//! in the game list, its start parameters, the parts of its view, how its
+//! code errors are located, and its import and export bodies. The functions
+//! below do what every game shares (decode, view, play a batch, import,
+//! export) once, reaching the adapter through `qipan_rules::with_game!` and
+//! `with_position!` — the rules crate's one list of the games.
+//!
+//! Nothing here builds an HTTP problem: failures are [`GameError`]s, which
+//! `crate::problem` turns into problems at the edge.
 
-use qipan_rules::{Game, GameKind, Status};
+use qipan_rules::code::SyntaxError;
+use qipan_rules::{AnyPlayer, AnyPosition, Game, GameKind, Player, Reason};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::value::RawValue;
 
-use crate::problem::{ApiError, Problem, ProblemKind};
-use crate::wire::{GameInfo, StartQuery, StatusView};
+use crate::wire::problem::Location;
+use crate::wire::state::{ExportView, GameList};
+use crate::wire::{GameInfo, StartQuery, StateView, StatusView};
+
+mod error;
+mod import;
 
 pub mod gomoku;
 pub mod quoridor;
@@ -15,312 +28,209 @@ pub mod tetris;
 pub mod twenty48;
 pub mod xiangqi;
 
+pub use error::{BodyFault, Fault, GameError, StartParam};
+
 /// The most actions one play request may carry.
 pub const MAX_ACTIONS: usize = 1000;
 
-/// What the service needs of a game beyond its rules.
-pub trait GameApi {
-    /// The rules' state.
-    type State: Game;
-    /// One legal action as listed in views and problems.
-    type ActionView: Serialize;
-
-    /// Which game this is.
-    const KIND: GameKind;
-
+/// What the service needs of a game beyond its rules: implemented, in the
+/// game's adapter file, for the rules crate's position type.
+pub trait GameApi: Game<Player: Into<AnyPlayer>> + Into<AnyPosition> {
     /// The game's entry in `GET /v1/games`.
     fn info() -> GameInfo;
 
-    /// The start state, and whether it is a pure function of the query
-    /// (not when a random seed had to be drawn).
+    /// The start position for a query, and whether it is a pure function of
+    /// the query (not when a random seed had to be drawn).
     ///
     /// # Errors
     ///
-    /// A problem when the variant, size or seed is not accepted.
-    fn start(query: &StartQuery) -> Result<(Self::State, bool), Problem>;
+    /// [`GameError::UnknownVariant`] or [`GameError::StartParam`].
+    fn start(query: &StartQuery) -> Result<(Self, bool), GameError>;
 
-    /// Reads a state code.
-    ///
-    /// # Errors
-    ///
-    /// An `invalid-code` problem naming what is wrong.
-    fn decode(code: &str) -> Result<Self::State, Problem>;
-
-    /// The canonical code of a state.
-    fn encode(state: &Self::State) -> String;
-
-    /// Reads one action in the game's notation (its `FromStr`).
-    ///
-    /// # Errors
-    ///
-    /// A sentence saying what is wrong with the text.
-    fn parse_action(text: &str) -> Result<<Self::State as Game>::Action, String>
-    where
-        <<Self::State as Game>::Action as std::str::FromStr>::Err: std::fmt::Display,
-    {
-        text.parse()
-            .map_err(|e: <<Self::State as Game>::Action as std::str::FromStr>::Err| e.to_string())
+    /// The rule variant of a position.
+    fn variant(&self) -> &'static str {
+        "standard"
     }
 
-    /// Every legal action with its notations.
-    fn action_views(state: &Self::State) -> Vec<Self::ActionView>;
+    /// Whether the side to move is in check.
+    fn check(&self) -> bool {
+        false
+    }
 
-    /// The full state view, serialized. `last` is the step that led here
-    /// when the view answers a play request (for what a frontend animates).
-    fn view(
-        state: &Self::State,
-        code: String,
-        url: String,
-        last: Option<&Step<Self::State>>,
-    ) -> Result<Vec<u8>, serde_json::Error>;
+    /// The board, as the view shows it.
+    type Board: Serialize;
+    /// The board of a position.
+    fn board(&self) -> Self::Board;
 
-    /// Reads the body of `POST /v1/{game}/import`.
+    /// One legal action, as views and problems list it.
+    type ActionView: Serialize;
+    /// The view of a legal action of this position.
+    fn action_view(&self, action: Self::Action) -> Self::ActionView;
+
+    /// The game's own members of the state view.
+    type Part<'a>: Serialize
+    where
+        Self: 'a;
+    /// The game's members for a position; `trace` is what the play that
+    /// led here reported, when the view answers a play.
+    fn part<'a>(&'a self, trace: Option<&Self::Trace>) -> Self::Part<'a>;
+
+    /// Where a code error lies.
+    fn code_location(error: &Self::CodeError) -> Location;
+
+    /// The body of `POST /v1/{game}/import`: an enum tagged by `format`.
+    type Import: DeserializeOwned;
+    /// The members of the import body without its tag, read again on their
+    /// own to name the member at fault when the body does not deserialize.
+    type ImportFields: DeserializeOwned;
+    /// Reads an import body.
     ///
     /// # Errors
     ///
-    /// A problem naming the field, format or text at fault.
-    fn import(body: &Value) -> Result<Self::State, Problem>;
+    /// [`GameError::InvalidImport`] and the like, naming the member at fault.
+    fn import(body: Self::Import) -> Result<Self, GameError>;
 
-    /// Writes a state in a readable format: the members of the export view
-    /// beyond `game`, `code` and `format`.
-    ///
-    /// # Errors
-    ///
-    /// `unsupported-format` when the game does not write `format`.
-    fn export(state: &Self::State, format: &str) -> Result<Map<String, Value>, Problem>;
+    /// The export body: an enum tagged by `format`.
+    type Export<'a>: Serialize
+    where
+        Self: 'a;
+    /// The readable form of a position.
+    fn export(&self) -> Self::Export<'_>;
 }
 
-/// The last step of a play request: the state before it and the action.
-pub struct Step<S: Game> {
-    /// The state the action was played on.
-    pub before: S,
-    /// The action.
-    pub action: S::Action,
+/// Where a syntax error of a code lies (the part every game's codes share).
+pub fn syntax_location(e: &SyntaxError) -> Location {
+    match e {
+        SyntaxError::Padding { offset } => Location {
+            offset: Some(*offset),
+            ..Location::default()
+        },
+        SyntaxError::InvalidCharacter { offset, character } => Location {
+            offset: Some(*offset),
+            character: Some(character.to_string()),
+            ..Location::default()
+        },
+        SyntaxError::WrongLength {
+            length, expected, ..
+        } => Location {
+            length: Some(*length),
+            expected_length: *expected,
+            ..Location::default()
+        },
+        SyntaxError::TrailingBits {
+            offset, character, ..
+        } => Location {
+            offset: Some(*offset),
+            character: Some(character.to_string()),
+            ..Location::default()
+        },
+    }
+}
+
+/// A game's name in a path or body, read.
+///
+/// # Errors
+///
+/// [`GameError::UnknownGame`].
+pub fn kind(name: &str) -> Result<GameKind, GameError> {
+    name.parse().map_err(|_| GameError::UnknownGame {
+        name: name.to_owned(),
+    })
 }
 
 /// The share URL of a state.
 pub fn share_url(base: &str, game: GameKind, code: &str) -> String {
-    format!("{base}/v1/{game}/{code}")
-}
-
-/// Calls a generic function with the adapter of `kind`: the one place that
-/// lists every game.
-macro_rules! dispatch {
-    ($kind:expr, $f:ident($($arg:expr),*)) => {
-        match $kind {
-            GameKind::Xiangqi => $f::<xiangqi::Xiangqi>($($arg),*),
-            GameKind::Gomoku => $f::<gomoku::Gomoku>($($arg),*),
-            GameKind::Twenty48 => $f::<twenty48::Twenty48>($($arg),*),
-            GameKind::Quoridor => $f::<quoridor::Quoridor>($($arg),*),
-            GameKind::Tetris => $f::<tetris::Tetris>($($arg),*),
-        }
-    };
-}
-
-fn render<G: GameApi>(
-    state: &G::State,
-    base: &str,
-    last: Option<&Step<G::State>>,
-) -> Result<Vec<u8>, ApiError> {
-    let code = G::encode(state);
-    let url = share_url(base, G::KIND, &code);
-    G::view(state, code, url, last).map_err(|e| ApiError::Internal(e.into()))
+    let mut url = String::with_capacity(base.len() + code.len() + 16);
+    url.push_str(base);
+    url.push_str("/v1/");
+    url.push_str(game.as_str());
+    url.push('/');
+    url.push_str(code);
+    url
 }
 
 /// Body of `GET /v1/games`.
-pub fn list() -> Value {
-    fn info<G: GameApi>() -> GameInfo {
-        G::info()
+pub fn list() -> GameList {
+    GameList {
+        games: GameKind::ALL
+            .into_iter()
+            .map(|kind| qipan_rules::with_game!(kind, P => <P as GameApi>::info()))
+            .collect(),
     }
-    let games: Vec<GameInfo> = GameKind::ALL
-        .into_iter()
-        .map(|kind| dispatch!(kind, info()))
-        .collect();
-    serde_json::json!({ "games": games })
 }
 
-/// The view of the start state, and whether it may be cached (not when a
+/// The players of a game, first to move first, by name.
+pub fn player_names(kind: GameKind) -> Vec<&'static str> {
+    kind.players().iter().map(|p| p.as_str()).collect()
+}
+
+/// The start position of a game, and whether it may be cached (not when a
 /// random seed was drawn).
 ///
 /// # Errors
 ///
-/// The game's problem for a refused variant, size or seed.
-pub fn start(kind: GameKind, query: &StartQuery, base: &str) -> Result<(Vec<u8>, bool), ApiError> {
-    fn go<G: GameApi>(query: &StartQuery, base: &str) -> Result<(Vec<u8>, bool), ApiError> {
-        let (state, pure) = G::start(query)?;
-        Ok((render::<G>(&state, base, None)?, pure))
-    }
-    dispatch!(kind, go(query, base))
+/// The game's refusal of a variant, seed or size.
+pub fn start(kind: GameKind, query: &StartQuery) -> Result<(AnyPosition, bool), GameError> {
+    qipan_rules::with_game!(kind, P => <P as GameApi>::start(query).map(|(p, pure)| (p.into(), pure)))
 }
 
-/// The view of a code.
+/// Reads a state code; `field` names where it came from (`code` for the
+/// path segment, `from` in a match's creation body).
 ///
 /// # Errors
 ///
-/// `invalid-code` for a code that does not decode.
-pub fn read(kind: GameKind, code: &str, base: &str) -> Result<Vec<u8>, ApiError> {
-    fn go<G: GameApi>(code: &str, base: &str) -> Result<Vec<u8>, ApiError> {
-        render::<G>(&G::decode(code)?, base, None)
+/// [`GameError::InvalidCode`] naming the rule and the place at fault.
+pub fn decode(kind: GameKind, code: &str, field: &'static str) -> Result<AnyPosition, GameError> {
+    fn go<G: GameApi>(code: &str, field: &'static str) -> Result<AnyPosition, GameError> {
+        G::from_code(code)
+            .map(Into::into)
+            .map_err(|e| GameError::InvalidCode(Fault::new(field, &e, G::code_location(&e))))
     }
-    dispatch!(kind, go(code, base))
+    qipan_rules::with_game!(kind, P => go::<P>(code, field))
 }
 
-/// Plays a batch of actions on a state; returns the resulting state and the
-/// last step.
+/// The state view of a position.
 ///
 /// # Errors
 ///
-/// `invalid-field` for an empty or oversized batch; `game-over`,
-/// `malformed-action` or `illegal-action` naming the index of the first
-/// action that cannot be played, with the legal actions at that point.
-pub fn play_batch<G: GameApi>(
-    state: G::State,
-    actions: &[String],
-) -> Result<(G::State, Step<G::State>), Problem> {
-    play_each::<G>(state, actions, |_, _| Ok(()), |_, _, _| ())
+/// Only when serialization fails, which would be a bug.
+pub fn view(pos: &AnyPosition, base: &str) -> Result<Box<RawValue>, GameError> {
+    qipan_rules::with_position!(pos, p => render(p, &p.to_code(), base, None))
 }
 
-/// [`play_batch`] with two hooks: `check` sees each state before its action
-/// is read (and may refuse it), `record` sees each step once played.
-///
-/// # Errors
-///
-/// As [`play_batch`], and whatever `check` refuses.
-pub fn play_each<G: GameApi>(
-    mut state: G::State,
-    actions: &[String],
-    mut check: impl FnMut(usize, &G::State) -> Result<(), Problem>,
-    mut record: impl FnMut(&G::State, &<G::State as Game>::Action, &G::State),
-) -> Result<(G::State, Step<G::State>), Problem> {
-    if actions.is_empty() {
-        return Err(Problem::new(
-            ProblemKind::InvalidField,
-            "`actions` must hold at least one action",
-        )
-        .with("field", "actions"));
-    }
-    if actions.len() > MAX_ACTIONS {
-        return Err(Problem::new(
-            ProblemKind::InvalidField,
-            format!(
-                "`actions` holds {} actions, at most {MAX_ACTIONS} are accepted",
-                actions.len()
-            ),
-        )
-        .with("field", "actions"));
-    }
-    let mut last = None;
-    for (index, text) in actions.iter().enumerate() {
-        let status = state.status();
-        if status != Status::Ongoing {
-            return Err(game_over(status.into(), index, text));
-        }
-        check(index, &state)?;
-        let action = match G::parse_action(text) {
-            Ok(a) => a,
-            Err(why) => {
-                return Err(Problem::new(
-                    ProblemKind::MalformedAction,
-                    format!("action {index}: {why}"),
-                )
-                .with("index", index)
-                .with("action", text)
-                .with("legal_actions", G::action_views(&state)))
-            }
-        };
-        let next = match state.play(action) {
-            Ok(next) => next,
-            Err(e) => {
-                return Err(Problem::new(
-                    ProblemKind::IllegalAction,
-                    format!("action {index} is illegal: {}", e.reason),
-                )
-                .with("index", index)
-                .with("action", text)
-                .with("legal_actions", G::action_views(&state)))
-            }
-        };
-        record(&state, &action, &next);
-        last = Some(Step {
-            before: std::mem::replace(&mut state, next),
-            action,
-        });
-    }
-    // At least one action was played: `actions` is not empty.
-    let last = last.ok_or_else(|| {
-        Problem::new(ProblemKind::InvalidField, "no action").with("field", "actions")
-    })?;
-    Ok((state, last))
+/// Renders the state view of a position whose code is `code`.
+fn render<G: GameApi>(
+    pos: &G,
+    code: &str,
+    base: &str,
+    trace: Option<&G::Trace>,
+) -> Result<Box<RawValue>, GameError> {
+    let url = share_url(base, G::KIND, code);
+    let view = StateView {
+        game: G::KIND.as_str(),
+        variant: pos.variant(),
+        code,
+        url: &url,
+        to_move: pos.to_move().as_str(),
+        status: StatusView::of(pos.status(), Player::as_str),
+        check: pos.check(),
+        board: pos.board(),
+        legal_actions: legal_views(pos),
+        part: pos.part(trace),
+    };
+    serde_json::value::to_raw_value(&view).map_err(GameError::Render)
 }
 
-/// The `game-over` problem for action `index` (`text`) of a request.
-pub fn game_over(status: StatusView, index: usize, text: &str) -> Problem {
-    Problem::new(
-        ProblemKind::GameOver,
-        format!(
-            "action {index} ({text:?}) cannot be played: the game is over ({}{})",
-            status.reason.unwrap_or(status.state),
-            status
-                .winner
-                .as_deref()
-                .map(|w| format!(", {w} wins"))
-                .unwrap_or_default()
-        ),
-    )
-    .with("index", index)
-    .with("action", text)
-    .with("outcome", status)
+fn legal_views<G: GameApi>(pos: &G) -> Vec<G::ActionView> {
+    pos.legal_actions()
+        .into_iter()
+        .map(|a| pos.action_view(a))
+        .collect()
 }
 
-/// What the match layer keeps of a position beside its code.
-#[derive(Debug, Clone)]
-pub struct Summary {
-    /// The canonical code.
-    pub code: String,
-    /// The side to move.
-    pub to_move: String,
-    /// How the game stands.
-    pub status: StatusView,
-}
-
-fn summarize<G: GameApi>(state: &G::State) -> Summary {
-    Summary {
-        code: G::encode(state),
-        to_move: state.to_move().to_string(),
-        status: state.status().into(),
-    }
-}
-
-/// The players of a game, first to move first.
-pub fn players(kind: GameKind) -> &'static [&'static str] {
-    fn go<G: GameApi>() -> &'static [&'static str] {
-        G::info().players
-    }
-    dispatch!(kind, go())
-}
-
-/// The start position of a game as the match layer keeps it.
-///
-/// # Errors
-///
-/// The game's problem for a refused variant, size or seed.
-pub fn start_summary(kind: GameKind, query: &StartQuery) -> Result<Summary, ApiError> {
-    fn go<G: GameApi>(query: &StartQuery) -> Result<Summary, ApiError> {
-        Ok(summarize::<G>(&G::start(query)?.0))
-    }
-    dispatch!(kind, go(query))
-}
-
-/// A code as the match layer keeps it (canonical, with its side and status).
-///
-/// # Errors
-///
-/// `invalid-code`.
-pub fn summary(kind: GameKind, code: &str) -> Result<Summary, ApiError> {
-    fn go<G: GameApi>(code: &str) -> Result<Summary, ApiError> {
-        Ok(summarize::<G>(&G::decode(code)?))
-    }
-    dispatch!(kind, go(code))
+/// The legal actions of a position as a problem lists them.
+fn legal_list<G: GameApi>(pos: &G) -> Result<Box<RawValue>, GameError> {
+    serde_json::value::to_raw_value(&legal_views(pos)).map_err(GameError::Render)
 }
 
 /// One action of a batch, once played.
@@ -329,151 +239,172 @@ pub struct Ply {
     /// The action, in the game's canonical notation.
     pub action: String,
     /// The side that played it.
-    pub side: String,
-    /// The code before it.
+    pub side: AnyPlayer,
+    /// The code before it (empty unless the batch was recorded).
     pub code_before: String,
-    /// The code after it.
+    /// The code after it (empty unless the batch was recorded).
     pub code_after: String,
 }
 
-/// A batch played on a code, one [`Ply`] per action.
+/// A batch played on a position.
+#[derive(Debug)]
 pub struct Played {
-    /// The actions, in order.
-    pub plies: Vec<Ply>,
     /// The position reached.
-    pub summary: Summary,
-    /// Its view, with the last step.
-    pub view: Vec<u8>,
+    pub position: AnyPosition,
+    /// Its canonical code.
+    pub code: String,
+    /// Its view, with what the last action reported.
+    pub view: Box<RawValue>,
+    /// The actions, in order (with the codes around each when recorded).
+    pub plies: Vec<Ply>,
 }
 
-/// Plays `actions` on `code` one ply at a time. With `only_side`, every
-/// action must be that side's (a duel seat plays only its own moves).
+/// How a batch is played.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Batch {
+    /// Every action must be this side's (a duel seat plays only its own).
+    pub only: Option<AnyPlayer>,
+    /// Keep the code before and after every action (for a match history).
+    pub record: bool,
+}
+
+/// Plays `actions` in order on `pos`.
 ///
 /// # Errors
 ///
-/// As [`play_batch`]; `not-your-turn` naming the index of an action that
-/// would be the other side's.
-pub fn play_plies(
-    kind: GameKind,
-    code: &str,
-    actions: &[String],
-    only_side: Option<&str>,
-    base: &str,
-) -> Result<Played, ApiError> {
-    fn go<G: GameApi>(
-        code: &str,
-        actions: &[String],
-        only_side: Option<&str>,
-        base: &str,
-    ) -> Result<Played, ApiError> {
-        let mut plies = Vec::with_capacity(actions.len());
-        let check = |index: usize, state: &G::State| match only_side {
-            Some(side) if state.to_move().to_string() != side => Err(Problem::new(
-                ProblemKind::NotYourTurn,
-                format!(
-                    "action {index} would be {}'s move; the seat {side} plays only its own moves",
-                    state.to_move()
-                ),
-            )
-            .with("index", index)
-            .with("to_move", state.to_move().to_string())
-            .with("seat", side)),
-            _ => Ok(()),
-        };
-        let record = |before: &G::State, action: &<G::State as Game>::Action, after: &G::State| {
-            plies.push(Ply {
-                action: action.to_string(),
-                side: before.to_move().to_string(),
-                code_before: G::encode(before),
-                code_after: G::encode(after),
-            });
-        };
-        let (state, last) = play_each::<G>(G::decode(code)?, actions, check, record)?;
-        let summary = summarize::<G>(&state);
-        let view = G::view(
-            &state,
-            summary.code.clone(),
-            share_url(base, G::KIND, &summary.code),
-            Some(&last),
-        )
-        .map_err(|e| ApiError::Internal(e.into()))?;
-        Ok(Played {
-            plies,
-            summary,
-            view,
-        })
-    }
-    dispatch!(kind, go(code, actions, only_side, base))
-}
-
-/// The view after playing `actions` on `code`.
-///
-/// # Errors
-///
-/// See [`play_batch`], and `invalid-code`.
+/// [`GameError::EmptyBatch`] or [`GameError::BatchTooLong`]; for the first
+/// action that cannot be played, naming its index: `GameOver`,
+/// `NotYourTurn`, `MalformedAction` or `IllegalAction` (with the legal
+/// actions there).
 pub fn play(
-    kind: GameKind,
-    code: &str,
+    pos: &AnyPosition,
     actions: &[String],
+    batch: Batch,
     base: &str,
-) -> Result<Vec<u8>, ApiError> {
-    fn go<G: GameApi>(code: &str, actions: &[String], base: &str) -> Result<Vec<u8>, ApiError> {
-        let (state, last) = play_batch::<G>(G::decode(code)?, actions)?;
-        render::<G>(&state, base, Some(&last))
+) -> Result<Played, GameError> {
+    if actions.is_empty() {
+        return Err(GameError::EmptyBatch);
     }
-    dispatch!(kind, go(code, actions, base))
+    if actions.len() > MAX_ACTIONS {
+        return Err(GameError::BatchTooLong { len: actions.len() });
+    }
+    qipan_rules::with_position!(pos, p => play_batch(p, actions, batch, base))
 }
 
-/// The view of an imported readable form.
-///
-/// # Errors
-///
-/// The game's import problems.
-pub fn import(kind: GameKind, body: &Value, base: &str) -> Result<Vec<u8>, ApiError> {
-    fn go<G: GameApi>(body: &Value, base: &str) -> Result<Vec<u8>, ApiError> {
-        render::<G>(&G::import(body)?, base, None)
-    }
-    dispatch!(kind, go(body, base))
-}
-
-/// The readable form of a code: `game`, `code`, `format` and the format's
-/// own members.
-///
-/// # Errors
-///
-/// `invalid-code`, `unsupported-format`.
-pub fn export(kind: GameKind, code: &str, format: Option<&str>) -> Result<Value, ApiError> {
-    fn go<G: GameApi>(code: &str, format: Option<&str>) -> Result<Value, ApiError> {
-        let state = G::decode(code)?;
-        let info = G::info();
-        let format = match format {
-            None => info.formats[0],
-            Some(f) => info
-                .formats
-                .iter()
-                .copied()
-                .find(|&x| x == f)
-                .ok_or_else(|| {
-                    Problem::new(
-                        ProblemKind::UnsupportedFormat,
-                        format!(
-                            "{} does not export {f:?}; it writes {}",
-                            G::KIND,
-                            info.formats.join(", ")
-                        ),
-                    )
-                    .with("field", "format")
-                    .with("supported", info.formats)
-                })?,
+fn play_batch<G: GameApi>(
+    start: &G,
+    actions: &[String],
+    batch: Batch,
+    base: &str,
+) -> Result<Played, GameError> {
+    let mut state = start.clone();
+    let mut plies = Vec::with_capacity(actions.len());
+    let mut trace = None;
+    let mut before = batch.record.then(|| state.to_code());
+    for (index, text) in actions.iter().enumerate() {
+        let status = state.status();
+        if !matches!(status, qipan_rules::Status::Ongoing) {
+            return Err(GameError::GameOver {
+                index,
+                action: text.clone(),
+                outcome: StatusView::of(status, Player::as_str),
+            });
+        }
+        let side = state.to_move();
+        if let Some(seat) = batch.only.filter(|&seat| seat != side.into()) {
+            return Err(GameError::NotYourTurn {
+                index,
+                to_move: side.into(),
+                seat,
+            });
+        }
+        let action: G::Action = match text.parse() {
+            Ok(a) => a,
+            Err(e) => {
+                return Err(GameError::MalformedAction {
+                    index,
+                    action: text.clone(),
+                    reason: Reason::reason(&e),
+                    detail: e.to_string(),
+                    legal: legal_list(&state)?,
+                })
+            }
         };
-        let mut view = Map::new();
-        view.insert("game".into(), Value::from(G::KIND.as_str()));
-        view.insert("code".into(), Value::from(G::encode(&state)));
-        view.insert("format".into(), Value::from(format));
-        view.extend(G::export(&state, format)?);
-        Ok(Value::Object(view))
+        let (next, t) = match state.play_traced(action) {
+            Ok(next) => next,
+            Err(e) => {
+                return Err(GameError::IllegalAction {
+                    index,
+                    action: text.clone(),
+                    reason: e.reason(),
+                    detail: e.to_string(),
+                    legal: legal_list(&state)?,
+                })
+            }
+        };
+        let after = batch.record.then(|| next.to_code());
+        plies.push(Ply {
+            action: action.to_string(),
+            side: side.into(),
+            code_before: before.take().unwrap_or_default(),
+            code_after: after.clone().unwrap_or_default(),
+        });
+        before = after;
+        trace = Some(t);
+        state = next;
     }
-    dispatch!(kind, go(code, format))
+    let code = state.to_code();
+    let view = render(&state, &code, base, trace.as_ref())?;
+    Ok(Played {
+        position: state.into(),
+        code,
+        view,
+        plies,
+    })
+}
+
+/// Reads an import body.
+///
+/// # Errors
+///
+/// [`GameError::ImportBody`] for a body that is not the game's import
+/// object (naming the member), [`GameError::InvalidImport`] and the like
+/// for a form the rules refuse.
+pub fn import(kind: GameKind, body: &RawValue) -> Result<AnyPosition, GameError> {
+    fn go<G: GameApi>(body: &RawValue) -> Result<AnyPosition, GameError> {
+        let info = G::info();
+        let parsed = import::read::<G::Import, G::ImportFields>(G::KIND, body.get(), info.formats)?;
+        G::import(parsed).map(Into::into)
+    }
+    qipan_rules::with_game!(kind, P => go::<P>(body))
+}
+
+/// The export view of a position in `format` (the game's first when
+/// `None`).
+///
+/// # Errors
+///
+/// [`GameError::UnsupportedFormat`].
+pub fn export(pos: &AnyPosition, format: Option<&str>) -> Result<Box<RawValue>, GameError> {
+    fn go<G: GameApi>(pos: &G, format: Option<&str>) -> Result<Box<RawValue>, GameError> {
+        let info = G::info();
+        if let Some(given) = format.filter(|f| !info.formats.contains(f)) {
+            return Err(GameError::UnsupportedFormat {
+                game: G::KIND,
+                given: given.to_owned(),
+                supported: info.formats,
+                import: false,
+            });
+        }
+        let code = pos.to_code();
+        let view = ExportView {
+            game: G::KIND.as_str(),
+            code: &code,
+            body: pos.export(),
+        };
+        serde_json::value::to_raw_value(&view).map_err(GameError::Render)
+    }
+    qipan_rules::with_position!(pos, p => go(p, format))
 }
 
 /// The start state of a game with chance: from `seed`, or from a fresh
@@ -493,16 +424,15 @@ pub fn seeded<S>(seed: Option<u64>, new: impl FnOnce(u64) -> S) -> (S, bool) {
 ///
 /// # Errors
 ///
-/// `unknown-variant` listing `standard`.
-pub fn standard_only(game: GameKind, variant: Option<&str>) -> Result<(), Problem> {
+/// [`GameError::UnknownVariant`] listing `standard`.
+pub fn standard_only(game: GameKind, variant: Option<&str>) -> Result<(), GameError> {
     match variant.filter(|&v| v != "standard") {
         None => Ok(()),
-        Some(v) => Err(Problem::new(
-            ProblemKind::UnknownVariant,
-            format!("{game} has no variant {v:?}; it has: standard"),
-        )
-        .with("field", "variant")
-        .with("supported", ["standard"])),
+        Some(v) => Err(GameError::UnknownVariant {
+            game,
+            given: v.to_owned(),
+            supported: &["standard"],
+        }),
     }
 }
 
@@ -510,95 +440,59 @@ pub fn standard_only(game: GameKind, variant: Option<&str>) -> Result<(), Proble
 ///
 /// # Errors
 ///
-/// `invalid-query` naming the parameter and `why`.
-pub fn not_taken(given: bool, name: &str, why: &str) -> Result<(), Problem> {
+/// [`GameError::StartParam`] naming the parameter and `why`.
+pub fn not_taken(given: bool, param: StartParam, why: &'static str) -> Result<(), GameError> {
     if given {
-        Err(Problem::new(ProblemKind::InvalidQuery, why.to_owned()).with("field", name))
+        Err(GameError::StartParam {
+            param,
+            detail: why.to_owned(),
+        })
     } else {
         Ok(())
     }
 }
 
-/// The `format` of an import body, when it is one of `supported`.
-///
-/// # Errors
-///
-/// `invalid-field` when it is missing or not a string, `unsupported-format`
-/// when the game does not read it.
-pub fn import_format(
-    game: GameKind,
-    body: &Value,
-    supported: &'static [&'static str],
-) -> Result<&'static str, Problem> {
-    if !body.is_object() {
-        return Err(Problem::new(
-            ProblemKind::MalformedBody,
-            "the body must be a JSON object",
-        ));
+/// A generator state in an import body: a number, or a string of decimal
+/// digits (as views and exports write it, since a state may exceed 2^53,
+/// which JSON numbers do not carry exactly in every client).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seed(pub u64);
+
+impl<'de> serde::Deserialize<'de> for Seed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Seed, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Seed;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an unsigned 64-bit integer, as a number or a string of digits")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Seed, E> {
+                Ok(Seed(v))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Seed, E> {
+                v.parse()
+                    .ok()
+                    .filter(|_| v.bytes().all(|b| b.is_ascii_digit()))
+                    .map(Seed)
+                    .ok_or_else(|| E::custom(format!("{v:?} is not an unsigned 64-bit integer")))
+            }
+        }
+        d.deserialize_any(Visitor)
     }
-    let format: String = field(body, "format")?;
-    supported
-        .iter()
-        .copied()
-        .find(|&f| f == format)
-        .ok_or_else(|| {
-            Problem::new(
-                ProblemKind::UnsupportedFormat,
-                format!(
-                    "{game} does not import {format:?}; it reads {}",
-                    supported.join(", ")
-                ),
-            )
-            .with("field", "format")
-            .with("supported", supported)
-        })
 }
 
-/// Reads one field of an import body as the given type.
-///
-/// # Errors
-///
-/// `invalid-field` naming the field when it is missing or of the wrong type.
-pub fn field<T: serde::de::DeserializeOwned>(body: &Value, name: &str) -> Result<T, Problem> {
-    let Some(value) = body.get(name) else {
-        return Err(Problem::new(
-            ProblemKind::InvalidField,
-            format!("the body needs a `{name}` field"),
-        )
-        .with("field", name));
-    };
-    serde_json::from_value(value.clone()).map_err(|e| {
-        Problem::new(ProblemKind::InvalidField, format!("`{name}`: {e}")).with("field", name)
-    })
-}
+/// A value of a rules type in an import body, read from its notation with
+/// `FromStr` (`"e2"`, `"e3h"`, `"T"`), so a bad one is named by its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parsed<T>(pub T);
 
-/// Refuses fields of an import body that the format does not read. `game`
-/// and `code` are always allowed (and not read), so an export view can be
-/// posted back as it is.
-///
-/// # Errors
-///
-/// `invalid-field` naming the first unknown field.
-pub fn only_fields(body: &Value, allowed: &[&str]) -> Result<(), Problem> {
-    let Some(obj) = body.as_object() else {
-        return Err(Problem::new(
-            ProblemKind::MalformedBody,
-            "the body must be a JSON object",
-        ));
-    };
-    let exported = ["game", "code"];
-    match obj
-        .keys()
-        .find(|k| !allowed.contains(&k.as_str()) && !exported.contains(&k.as_str()))
-    {
-        None => Ok(()),
-        Some(k) => Err(Problem::new(
-            ProblemKind::InvalidField,
-            format!(
-                "unknown field `{k}`; this format reads {}",
-                allowed.join(", ")
-            ),
-        )
-        .with("field", k)),
+impl<'de, T> serde::Deserialize<'de> for Parsed<T>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Parsed<T>, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map(Parsed).map_err(serde::de::Error::custom)
     }
 }

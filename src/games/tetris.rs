@@ -2,18 +2,19 @@
 //! score, lines and level, every placement a bot may aim for, and what the
 //! last lock did; the `json` import and export form.
 
-use qipan_rules::tetris::{Cells, CodeError, Kind, Position, SetupError, QUEUE_LEN};
+use qipan_rules::tetris::{
+    Action, Cells, CodeError, Kind, Lock, Position, Setup, SetupError, VISIBLE,
+};
 use qipan_rules::GameKind;
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
 
-use super::seeded;
-use super::{field, import_format, not_taken, only_fields, standard_only, GameApi, Step};
-use crate::problem::{Problem, ProblemKind};
-use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
-
-/// The tetris adapter.
-pub struct Tetris;
+use super::{
+    not_taken, seeded, standard_only, syntax_location, Fault, GameApi, GameError, Parsed, Seed,
+    StartParam,
+};
+use crate::wire::problem::Location;
+use crate::wire::{ActionSyntax, GameInfo, StartQuery};
 
 /// One legal action in the view.
 #[derive(Debug, Serialize)]
@@ -22,16 +23,18 @@ pub struct ActionView {
     pub action: &'static str,
 }
 
-#[derive(Serialize)]
-struct PieceView {
+/// The active piece.
+#[derive(Debug, Serialize)]
+pub struct PieceView {
     kind: &'static str,
     rotation: &'static str,
     /// `[column, row]`, row 0 at the bottom.
     cells: Vec<[u8; 2]>,
 }
 
-#[derive(Serialize)]
-struct PlacementView {
+/// A place the active piece can lock, and how to get it there.
+#[derive(Debug, Serialize)]
+pub struct PlacementView {
     kind: &'static str,
     rotation: &'static str,
     cells: Vec<[u8; 2]>,
@@ -39,26 +42,17 @@ struct PlacementView {
     actions: Vec<&'static str>,
 }
 
-#[derive(Serialize)]
-struct LockView {
+/// What the last lock did.
+#[derive(Debug, Serialize)]
+pub struct LockView {
     lines: u8,
     tspin: Option<&'static str>,
     points: u32,
 }
 
-#[derive(Serialize)]
-struct View<'a> {
-    game: &'static str,
-    variant: &'static str,
-    code: String,
-    url: String,
-    to_move: &'static str,
-    status: StatusView,
-    check: bool,
-    /// The 20 visible rows, top first, 10 cells each: null (empty), `X`
-    /// (the stack) or the active piece's letter.
-    board: Vec<Vec<Option<&'static str>>>,
-    legal_actions: &'a [ActionView],
+/// The members of a tetris view beyond the envelope.
+#[derive(Debug, Serialize)]
+pub struct Part {
     piece: Option<PieceView>,
     ghost: Option<Vec<[u8; 2]>>,
     queue: Vec<&'static str>,
@@ -72,26 +66,112 @@ struct View<'a> {
     last_lock: Option<LockView>,
 }
 
+/// The members of the `json` import body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+// `format` is the tag, `game` and `code` are what an export view carries:
+// accepted, so an export posts back as it is, and not read.
+#[allow(dead_code)]
+pub struct JsonBody {
+    format: Option<IgnoredAny>,
+    game: Option<IgnoredAny>,
+    code: Option<IgnoredAny>,
+    /// Rows top first, bottom-aligned, `X` or `.`.
+    rows: Option<Vec<String>>,
+    /// The active piece.
+    piece: Parsed<Kind>,
+    /// The preview, next first.
+    queue: Option<Vec<Parsed<Kind>>>,
+    /// The held piece.
+    hold: Option<Parsed<Kind>>,
+    /// The generator state.
+    seed: Seed,
+    /// The score; 0 when absent.
+    score: Option<u64>,
+    /// Lines cleared; 0 when absent.
+    lines: Option<u32>,
+    /// The level; `lines / 10 + 1` when absent.
+    level: Option<u32>,
+}
+
+/// `POST /v1/tetris/import`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "format")]
+pub enum Import {
+    /// The field, pieces and counters.
+    #[serde(rename = "json")]
+    Json(JsonBody),
+}
+
+/// The export body.
+#[derive(Debug, Serialize)]
+#[serde(tag = "format")]
+pub enum Export {
+    /// The field, pieces and counters.
+    #[serde(rename = "json")]
+    Json {
+        /// Rows top first.
+        rows: Vec<String>,
+        /// The active piece.
+        piece: &'static str,
+        /// The preview.
+        queue: Vec<&'static str>,
+        /// The held piece.
+        hold: Option<&'static str>,
+        /// The generator state, in decimal digits.
+        seed: String,
+        /// The score.
+        score: u64,
+        /// Lines cleared.
+        lines: u32,
+        /// The level.
+        level: u32,
+    },
+}
+
 fn cells(c: Cells) -> Vec<[u8; 2]> {
     c.iter().map(|&(col, row)| [col, row]).collect()
 }
 
-fn kind(name: &str, what: &str) -> Result<Kind, Problem> {
-    name.parse::<Kind>().map_err(|e| {
-        Problem::new(ProblemKind::InvalidField, format!("`{what}`: {e}")).with("field", what)
-    })
+fn names(kinds: &[Kind]) -> Vec<&'static str> {
+    kinds.iter().map(|k| k.as_str()).collect()
 }
 
-impl GameApi for Tetris {
-    type State = Position;
-    type ActionView = ActionView;
-    const KIND: GameKind = GameKind::Tetris;
+/// The member of the import body a setup error is about, and where.
+fn setup_fault(e: &SetupError) -> (&'static str, Location) {
+    let row = |row: usize| Location {
+        row: Some(row),
+        ..Location::default()
+    };
+    match e {
+        SetupError::RowLength { row: r, .. } | SetupError::FullRow { row: r } => ("rows", row(*r)),
+        SetupError::BadCell {
+            row: r,
+            col,
+            character,
+        } => (
+            "rows",
+            Location {
+                column: Some(*col),
+                character: Some(character.to_string()),
+                ..row(*r)
+            },
+        ),
+        SetupError::QueueTooLong { .. } => ("queue", Location::default()),
+        SetupError::LevelTooLow { .. } => ("level", Location::default()),
+        SetupError::TooManyRows { .. }
+        | SetupError::SpawnBlocked { .. }
+        | SetupError::PieceCollides { .. }
+        | SetupError::GameOver => ("rows", Location::default()),
+    }
+}
 
+impl GameApi for Position {
     fn info() -> GameInfo {
         GameInfo {
             game: "tetris",
             title: "Tetris (guideline rules, SRS, 7-bag)",
-            players: &["player"],
+            players: super::player_names(GameKind::Tetris),
             variants: &["standard"],
             action_syntax: ActionSyntax {
                 notation: "input",
@@ -104,249 +184,148 @@ impl GameApi for Tetris {
         }
     }
 
-    fn start(query: &StartQuery) -> Result<(Position, bool), Problem> {
-        standard_only(Self::KIND, query.variant.as_deref())?;
+    fn start(query: &StartQuery) -> Result<(Position, bool), GameError> {
+        standard_only(GameKind::Tetris, query.variant.as_deref())?;
         not_taken(
             query.size.is_some(),
-            "size",
+            StartParam::Size,
             "tetris is played on a 10-wide field and takes no size",
         )?;
         Ok(seeded(query.seed, Position::new))
     }
 
-    fn decode(code: &str) -> Result<Position, Problem> {
-        Position::from_code(code).map_err(|e| invalid_code(&e))
-    }
+    /// The 20 visible rows, top first, 10 cells each: null (empty), `X`
+    /// (the stack) or the active piece's letter.
+    type Board = Vec<Vec<Option<&'static str>>>;
 
-    fn encode(state: &Position) -> String {
-        state.to_code()
-    }
-
-    fn action_views(pos: &Position) -> Vec<ActionView> {
-        pos.legal_actions()
-            .into_iter()
-            .map(|a| ActionView { action: a.as_str() })
-            .collect()
-    }
-
-    fn view(
-        pos: &Position,
-        code: String,
-        url: String,
-        last: Option<&Step<Position>>,
-    ) -> Result<Vec<u8>, serde_json::Error> {
-        let legal = Self::action_views(pos);
-        let piece = pos.piece();
-        let board = pos
-            .rows()
+    fn board(&self) -> Self::Board {
+        let piece = self.piece();
+        // `field()` lists the visible rows top first; cells count rows from
+        // the bottom.
+        let top = VISIBLE as u8 - 1;
+        self.field()
             .iter()
-            .enumerate()
-            .map(|(i, row)| {
-                let r = 19 - i as u8;
-                row.chars()
-                    .enumerate()
-                    .map(|(c, ch)| {
-                        let in_piece = piece
-                            .as_ref()
-                            .is_some_and(|(_, _, cs)| cs.contains(&(c as u8, r)));
-                        match (in_piece, ch) {
-                            (true, _) => piece.as_ref().map(|(k, _, _)| k.as_str()),
-                            (false, 'X') => Some("X"),
-                            (false, _) => None,
+            .zip(0..)
+            .map(|(cells, from_top)| {
+                cells
+                    .iter()
+                    .zip(0..)
+                    .map(|(&filled, col)| match &piece {
+                        Some((kind, _, cs)) if cs.contains(&(col, top - from_top)) => {
+                            Some(kind.as_str())
                         }
+                        _ => filled.then_some("X"),
                     })
                     .collect()
             })
-            .collect();
-        let lock = last
-            .and_then(|step| step.before.play_traced(step.action).ok())
-            .and_then(|(_, lock)| lock);
-        serde_json::to_vec(&View {
-            game: "tetris",
-            variant: "standard",
-            code,
-            url,
-            to_move: "player",
-            status: pos.outcome().into(),
-            check: false,
-            board,
-            legal_actions: &legal,
-            piece: piece.map(|(k, r, c)| PieceView {
+            .collect()
+    }
+
+    type ActionView = ActionView;
+
+    fn action_view(&self, a: Action) -> ActionView {
+        ActionView { action: a.as_str() }
+    }
+
+    type Part<'a> = Part;
+
+    fn part(&self, trace: Option<&Option<Lock>>) -> Part {
+        Part {
+            piece: self.piece().map(|(k, r, c)| PieceView {
                 kind: k.as_str(),
                 rotation: r.as_str(),
                 cells: cells(c),
             }),
-            ghost: pos.ghost().map(cells),
-            queue: pos.queue().iter().map(|k| k.as_str()).collect(),
-            hold: pos.hold().map(Kind::as_str),
-            can_hold: pos.can_hold(),
-            score: pos.score(),
-            lines: pos.lines(),
-            level: pos.level(),
-            seed: pos.rng_state().to_string(),
-            placements: pos
+            ghost: self.ghost().map(cells),
+            queue: names(&self.queue()),
+            hold: self.hold().map(Kind::as_str),
+            can_hold: self.can_hold(),
+            score: self.score(),
+            lines: self.lines(),
+            level: self.level(),
+            seed: self.rng_state().to_string(),
+            placements: self
                 .placements()
                 .into_iter()
                 .map(|p| PlacementView {
                     kind: p.kind.as_str(),
                     rotation: p.rotation.as_str(),
                     cells: cells(p.cells),
-                    tspin: p.tspin,
+                    tspin: p.tspin.map(|t| t.as_str()),
                     actions: p.actions.iter().map(|a| a.as_str()).collect(),
                 })
                 .collect(),
-            last_lock: lock.map(|s| LockView {
-                lines: s.lines,
-                tspin: s.tspin,
-                points: s.points,
+            last_lock: trace.and_then(Option::as_ref).map(|lock| LockView {
+                lines: lock.lines,
+                tspin: lock.tspin.map(|t| t.as_str()),
+                points: lock.points,
             }),
+        }
+    }
+
+    fn code_location(e: &CodeError) -> Location {
+        match e {
+            CodeError::Syntax(s) => syntax_location(s),
+            CodeError::UnknownVersion { .. } => Location {
+                byte: Some(0),
+                ..Location::default()
+            },
+            CodeError::FullRow { row } => Location {
+                row: Some(*row),
+                ..Location::default()
+            },
+            CodeError::Truncated { .. }
+            | CodeError::TrailingData { .. }
+            | CodeError::OutOfRange { .. }
+            | CodeError::NotCanonical { .. }
+            | CodeError::PieceCollides { .. }
+            | CodeError::OverPieceMisplaced
+            | CodeError::RotatedO
+            | CodeError::HoldUsedWithoutHold
+            | CodeError::RepeatedInBag { .. }
+            | CodeError::LevelTooLow { .. } => Location::default(),
+        }
+    }
+
+    type Import = Import;
+    type ImportFields = JsonBody;
+
+    fn import(body: Import) -> Result<Position, GameError> {
+        let Import::Json(body) = body;
+        let setup = Setup {
+            rows: body.rows.unwrap_or_default(),
+            piece: body.piece.0,
+            queue: body
+                .queue
+                .unwrap_or_default()
+                .into_iter()
+                .map(|k| k.0)
+                .collect(),
+            hold: body.hold.map(|k| k.0),
+            seed: body.seed.0,
+            score: body.score.unwrap_or(0),
+            lines: body.lines.unwrap_or(0),
+            level: body.level,
+        };
+        Position::from_setup(&setup).map_err(|e| {
+            let (field, at) = setup_fault(&e);
+            GameError::InvalidImport(Fault::import("json", field, &e, at))
         })
     }
 
-    fn import(body: &Value) -> Result<Position, Problem> {
-        import_format(Self::KIND, body, &["json"])?;
-        only_fields(
-            body,
-            &[
-                "format", "rows", "piece", "queue", "hold", "seed", "score", "lines", "level",
-            ],
-        )?;
-        let rows: Vec<String> = match body.get("rows") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(_) => field(body, "rows")?,
-        };
-        let piece = kind(&field::<String>(body, "piece")?, "piece")?;
-        let queue_names: Vec<String> = match body.get("queue") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(_) => field(body, "queue")?,
-        };
-        if queue_names.len() > QUEUE_LEN {
-            return Err(Problem::new(
-                ProblemKind::InvalidField,
-                format!(
-                    "`queue` has {} pieces; it shows at most {QUEUE_LEN}",
-                    queue_names.len()
-                ),
-            )
-            .with("field", "queue"));
-        }
-        let queue = queue_names
-            .iter()
-            .map(|n| kind(n, "queue"))
-            .collect::<Result<Vec<_>, _>>()?;
-        let hold = match body.get("hold") {
-            None | Some(Value::Null) => None,
-            Some(_) => Some(kind(&field::<String>(body, "hold")?, "hold")?),
-        };
-        let seed = super::twenty48::seed(body)?;
-        let optional = |name: &str| -> Result<Option<u64>, Problem> {
-            match body.get(name) {
-                None | Some(Value::Null) => Ok(None),
-                Some(_) => field(body, name).map(Some),
-            }
-        };
-        let score = optional("score")?.unwrap_or(0);
-        let lines = u32::try_from(optional("lines")?.unwrap_or(0)).map_err(|_| {
-            Problem::new(ProblemKind::InvalidField, "`lines` is too large").with("field", "lines")
-        })?;
-        let level = optional("level")?
-            .map(|l| {
-                u32::try_from(l).map_err(|_| {
-                    Problem::new(ProblemKind::InvalidField, "`level` is too large")
-                        .with("field", "level")
-                })
-            })
-            .transpose()?;
-        Position::from_setup(&rows, piece, &queue, hold, seed, score, lines, level)
-            .map_err(|e| setup_problem(&e))
-    }
+    type Export<'a> = Export;
 
-    fn export(pos: &Position, format: &str) -> Result<Map<String, Value>, Problem> {
-        match format {
-            "json" => {
-                let s = pos.to_setup();
-                let mut fields = Map::new();
-                fields.insert("rows".into(), serde_json::json!(s.rows));
-                fields.insert("piece".into(), Value::from(s.piece.as_str()));
-                fields.insert(
-                    "queue".into(),
-                    serde_json::json!(s.queue.iter().map(|k| k.as_str()).collect::<Vec<_>>()),
-                );
-                fields.insert(
-                    "hold".into(),
-                    s.hold.map_or(Value::Null, |k| Value::from(k.as_str())),
-                );
-                fields.insert("seed".into(), Value::from(s.seed.to_string()));
-                fields.insert("score".into(), Value::from(s.score));
-                fields.insert("lines".into(), Value::from(s.lines));
-                fields.insert("level".into(), Value::from(s.level));
-                Ok(fields)
-            }
-            other => Err(Problem::new(
-                ProblemKind::UnsupportedFormat,
-                format!("tetris does not export {other:?}"),
-            )),
+    fn export(&self) -> Export {
+        let s = self.to_setup();
+        Export::Json {
+            rows: s.rows,
+            piece: s.piece.as_str(),
+            queue: names(&s.queue),
+            hold: s.hold.map(Kind::as_str),
+            seed: s.seed.to_string(),
+            score: s.score,
+            lines: s.lines,
+            level: s.level.unwrap_or_else(|| self.level()),
         }
-    }
-}
-
-fn setup_problem(e: &SetupError) -> Problem {
-    let p = Problem::new(ProblemKind::InvalidImport, format!("json: {e}"));
-    let (reason, field) = match e {
-        SetupError::TooManyRows { .. } => ("too-many-rows", "rows"),
-        SetupError::RowLength { .. } => ("row-length", "rows"),
-        SetupError::BadCell { .. } => ("invalid-character", "rows"),
-        SetupError::FullRow { .. } => ("full-row", "rows"),
-        SetupError::QueueTooLong { .. } => ("queue-too-long", "queue"),
-        SetupError::LevelTooLow { .. } => ("level-too-low", "level"),
-        SetupError::SpawnBlocked { .. } => ("spawn-blocked", "rows"),
-        SetupError::PieceCollides { .. } => ("piece-collides", "rows"),
-        SetupError::GameOver => ("game-over", "rows"),
-    };
-    let p = p.with("reason", reason).with("field", field);
-    match e {
-        SetupError::RowLength { row, .. } | SetupError::FullRow { row } => p.with("row", row),
-        SetupError::BadCell {
-            row,
-            col,
-            character,
-        } => p
-            .with("row", row)
-            .with("col", col)
-            .with("character", character.to_string()),
-        SetupError::TooManyRows { .. }
-        | SetupError::QueueTooLong { .. }
-        | SetupError::LevelTooLow { .. }
-        | SetupError::SpawnBlocked { .. }
-        | SetupError::PieceCollides { .. }
-        | SetupError::GameOver => p,
-    }
-}
-
-fn invalid_code(e: &CodeError) -> Problem {
-    let p = Problem::new(ProblemKind::InvalidCode, e.to_string()).with("field", "code");
-    match e {
-        CodeError::Padding { offset } => p.with("reason", "padding").with("offset", offset),
-        CodeError::InvalidCharacter { offset, character } => p
-            .with("reason", "invalid-character")
-            .with("offset", offset)
-            .with("character", character.to_string()),
-        CodeError::InvalidLength { length } => {
-            p.with("reason", "wrong-length").with("length", length)
-        }
-        CodeError::TrailingBits { .. } | CodeError::TrailingData { .. } => {
-            p.with("reason", "trailing-bits")
-        }
-        CodeError::Truncated { .. } => p.with("reason", "wrong-length"),
-        CodeError::UnknownVersion { .. } => p.with("reason", "unknown-version").with("byte", 0),
-        CodeError::OutOfRange { .. } => p.with("reason", "value-out-of-range"),
-        CodeError::NotCanonical { .. } => p.with("reason", "not-canonical"),
-        CodeError::FullRow { .. } => p.with("reason", "full-row"),
-        CodeError::PieceCollides { .. } => p.with("reason", "piece-collides"),
-        CodeError::OverPieceMisplaced
-        | CodeError::RotatedO
-        | CodeError::HoldUsedWithoutHold
-        | CodeError::RepeatedInBag { .. }
-        | CodeError::LevelTooLow { .. } => p.with("reason", "impossible-state"),
     }
 }

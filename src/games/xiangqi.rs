@@ -1,19 +1,16 @@
-//! Xiangqi over HTTP: the state view, its notations, FEN import and export,
-//! and the problems for bad codes and FENs.
+//! Xiangqi over HTTP: the board with Chinese glyphs, every legal move in
+//! ICCS, WXF and Chinese notation, FEN import and export.
 
 use qipan_rules::xiangqi::{
-    self as xq, CodeError, FenError, Position, PositionError, Side, Square,
+    self as xq, CodeError, FenError, Move, Position, PositionError, Square,
 };
-use qipan_rules::{Game, GameKind};
-use serde::Serialize;
-use serde_json::{Map, Value};
+use qipan_rules::GameKind;
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
 
-use super::{field, import_format, not_taken, only_fields, standard_only, GameApi, Step};
-use crate::problem::{Problem, ProblemKind};
-use crate::wire::{ActionSyntax, GameInfo, StartQuery, StatusView};
-
-/// The xiangqi adapter.
-pub struct Xiangqi;
+use super::{not_taken, standard_only, syntax_location, Fault, GameApi, GameError, StartParam};
+use crate::wire::problem::Location;
+use crate::wire::{ActionSyntax, GameInfo, StartQuery};
 
 /// One legal move in the view.
 #[derive(Debug, Serialize)]
@@ -34,138 +31,108 @@ pub struct MoveView {
     pub capture: Option<&'static str>,
 }
 
-#[derive(Serialize)]
-struct CellView {
+/// One occupied point of the board.
+#[derive(Debug, Serialize)]
+pub struct CellView {
     side: &'static str,
     role: &'static str,
     glyph: char,
 }
 
-#[derive(Serialize)]
-struct View<'a> {
-    game: &'static str,
-    variant: &'static str,
-    code: String,
-    url: String,
-    to_move: &'static str,
-    status: StatusView,
-    check: bool,
-    /// Ten rows of nine points, black's back rank (ICCS rank 9) first, file
-    /// `a` first in each row.
-    board: Vec<Vec<Option<CellView>>>,
-    legal_actions: &'a [MoveView],
+/// The members of a xiangqi view beyond the envelope.
+#[derive(Debug, Serialize)]
+pub struct Part {
+    /// The position in FEN.
     fen: String,
 }
 
-fn invalid_code(e: &CodeError) -> Problem {
-    let reason = match e {
-        CodeError::WrongLength { .. } => "wrong-length",
-        CodeError::Padding { .. } => "padding",
-        CodeError::InvalidCharacter { .. } => "invalid-character",
-        CodeError::TrailingBits { .. } => "trailing-bits",
-        CodeError::UnusedBitSet { .. } => "unused-bit",
-        CodeError::SquareOutOfRange { .. } => "square-out-of-range",
-        CodeError::TwoPiecesOnOnePoint { .. } => "two-pieces-on-one-point",
-        CodeError::Position(p) => position_reason(p),
-    };
-    let p = Problem::new(ProblemKind::InvalidCode, e.to_string())
-        .with("field", "code")
-        .with("reason", reason);
-    match e {
-        CodeError::WrongLength { length } => p
-            .with("length", length)
-            .with("expected_length", xq::CODE_LEN),
-        CodeError::Padding { offset } => p.with("offset", offset),
-        CodeError::InvalidCharacter { offset, character } => p
-            .with("offset", offset)
-            .with("character", character.to_string()),
-        CodeError::TrailingBits { .. } => p.with("offset", xq::CODE_LEN - 1),
-        CodeError::UnusedBitSet { byte, .. } => p.with("byte", byte),
-        CodeError::SquareOutOfRange { byte, value, .. } => {
-            p.with("byte", byte).with("value", value)
-        }
-        CodeError::TwoPiecesOnOnePoint {
-            square,
-            first_byte,
-            second_byte,
-            ..
-        } => p
-            .with("point", square.to_string())
-            .with("bytes", [first_byte, second_byte]),
-        CodeError::Position(pe) => with_position_details(p, pe),
-    }
+/// The members of the `fen` import body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+// `format` is the tag, `game` and `code` are what an export view carries:
+// accepted, so an export posts back as it is, and not read.
+#[allow(dead_code)]
+pub struct FenBody {
+    format: Option<IgnoredAny>,
+    game: Option<IgnoredAny>,
+    code: Option<IgnoredAny>,
+    /// The FEN.
+    text: String,
+    /// `standard` or null.
+    variant: Option<String>,
 }
 
-fn position_reason(e: &PositionError) -> &'static str {
-    match e {
-        PositionError::TooManyPieces { .. } => "too-many-pieces",
-        PositionError::MissingGeneral { .. } => "missing-general",
-        PositionError::ImpossiblePoint { .. } => "impossible-point",
-        PositionError::GeneralsFacing { .. } => "generals-facing",
-        PositionError::OpponentInCheck { .. } => "opponent-in-check",
-    }
+/// `POST /v1/xiangqi/import`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "format")]
+pub enum Import {
+    /// FEN (`rnbakabnr/9/… w`).
+    #[serde(rename = "fen")]
+    Fen(FenBody),
 }
 
-fn with_position_details(p: Problem, e: &PositionError) -> Problem {
+/// The export body.
+#[derive(Debug, Serialize)]
+#[serde(tag = "format")]
+pub enum Export {
+    /// FEN.
+    #[serde(rename = "fen")]
+    Fen {
+        /// The FEN.
+        text: String,
+    },
+}
+
+fn position_location(e: &PositionError) -> Location {
     match e {
-        PositionError::ImpossiblePoint { square, .. } => p.with("point", square.to_string()),
-        PositionError::GeneralsFacing { file } => {
-            p.with("file", ((b'a' + file) as char).to_string())
-        }
+        PositionError::ImpossiblePoint { square, .. } => Location {
+            point: Some(square.to_string()),
+            ..Location::default()
+        },
+        PositionError::GeneralsFacing { file } => Location {
+            file: Some(char::from(b'a' + file).to_string()),
+            ..Location::default()
+        },
         PositionError::TooManyPieces { .. }
         | PositionError::MissingGeneral { .. }
-        | PositionError::OpponentInCheck { .. } => p,
+        | PositionError::OpponentInCheck { .. } => Location::default(),
     }
 }
 
-fn invalid_fen(e: &FenError) -> Problem {
-    let reason = match e {
-        FenError::Empty => "empty",
-        FenError::WrongRankCount { .. } => "wrong-rank-count",
-        FenError::InvalidCharacter { .. } => "invalid-character",
-        FenError::RankTooLong { .. } => "rank-too-long",
-        FenError::RankTooShort { .. } => "rank-too-short",
-        FenError::MissingSide => "missing-side",
-        FenError::InvalidSide { .. } => "invalid-side",
-        FenError::InvalidTrailer { .. } => "invalid-trailer",
-        FenError::Position(p) => position_reason(p),
+fn fen_location(e: &FenError) -> Location {
+    // FEN ranks count from 1 (black's back rank); problems count rows from 0.
+    let at = |rank: Option<usize>, offset: Option<usize>| Location {
+        row: rank.map(|r| r.saturating_sub(1)),
+        offset,
+        ..Location::default()
     };
-    let p = Problem::new(ProblemKind::InvalidImport, format!("FEN: {e}"))
-        .with("field", "text")
-        .with("reason", reason);
     match e {
         FenError::InvalidCharacter {
             rank,
             offset,
             character,
-        } => p
-            .with("rank", rank)
-            .with("offset", offset)
-            .with("character", character.to_string()),
-        FenError::RankTooLong { rank, offset } => p.with("rank", rank).with("offset", offset),
-        FenError::RankTooShort { rank, .. } => p.with("rank", rank),
+        } => Location {
+            character: Some(character.to_string()),
+            ..at(Some(*rank), Some(*offset))
+        },
+        FenError::RankTooLong { rank, offset } => at(Some(*rank), Some(*offset)),
+        FenError::RankTooShort { rank, .. } => at(Some(*rank), None),
         FenError::InvalidSide { offset, .. } | FenError::InvalidTrailer { offset, .. } => {
-            p.with("offset", offset)
+            at(None, Some(*offset))
         }
-        FenError::Position(pe) => with_position_details(p, pe),
-        FenError::Empty | FenError::WrongRankCount { .. } | FenError::MissingSide => p,
+        FenError::Position(pe) => position_location(pe),
+        FenError::Empty | FenError::WrongRankCount { .. } | FenError::MissingSide => {
+            Location::default()
+        }
     }
 }
 
-fn side_name(side: Side) -> &'static str {
-    side.as_str()
-}
-
-impl GameApi for Xiangqi {
-    type State = Position;
-    type ActionView = MoveView;
-    const KIND: GameKind = GameKind::Xiangqi;
-
+impl GameApi for Position {
     fn info() -> GameInfo {
         GameInfo {
             game: "xiangqi",
             title: "Xiangqi (Chinese chess)",
-            players: &["red", "black"],
+            players: super::player_names(GameKind::Xiangqi),
             variants: &["standard"],
             action_syntax: ActionSyntax {
                 notation: "ICCS",
@@ -179,114 +146,112 @@ impl GameApi for Xiangqi {
         }
     }
 
-    fn start(query: &StartQuery) -> Result<(Position, bool), Problem> {
-        standard_only(Self::KIND, query.variant.as_deref())?;
+    fn start(query: &StartQuery) -> Result<(Position, bool), GameError> {
+        standard_only(GameKind::Xiangqi, query.variant.as_deref())?;
         not_taken(
             query.seed.is_some(),
-            "seed",
+            StartParam::Seed,
             "xiangqi has no chance in it and takes no seed",
         )?;
         not_taken(
             query.size.is_some(),
-            "size",
+            StartParam::Size,
             "xiangqi is played on one board and takes no size",
         )?;
         Ok((Position::start(), true))
     }
 
-    fn decode(code: &str) -> Result<Position, Problem> {
-        Position::from_code(code).map_err(|e| invalid_code(&e))
+    fn check(&self) -> bool {
+        self.is_check()
     }
 
-    fn encode(state: &Position) -> String {
-        state.to_code()
-    }
+    /// Ten rows of nine points, black's back rank (ICCS rank 9) first, file
+    /// `a` first in each row.
+    type Board = Vec<Vec<Option<CellView>>>;
 
-    fn action_views(pos: &Position) -> Vec<MoveView> {
-        pos.legal_moves()
-            .into_iter()
-            .map(|m| MoveView {
-                action: m.to_string(),
-                wxf: xq::wxf(pos, m).unwrap_or_default(),
-                chinese: xq::chinese(pos, m).unwrap_or_default(),
-                from: m.from.name(),
-                to: m.to.name(),
-                piece: pos.piece_at(m.from).map_or("", |p| p.role.as_str()),
-                capture: pos.piece_at(m.to).map(|p| p.role.as_str()),
-            })
-            .collect()
-    }
-
-    fn view(
-        pos: &Position,
-        code: String,
-        url: String,
-        _last: Option<&Step<Position>>,
-    ) -> Result<Vec<u8>, serde_json::Error> {
-        let legal = Self::action_views(pos);
-        let status: StatusView = if legal.is_empty() {
-            pos.status().into()
-        } else {
-            qipan_rules::Status::<Side>::Ongoing.into()
-        };
-        let board = (0..10u8)
+    fn board(&self) -> Self::Board {
+        (0..10u8)
             .map(|row| {
                 (0..9u8)
                     .map(|file| {
                         Square::from_file_row(file, row)
-                            .and_then(|s| pos.piece_at(s))
+                            .and_then(|s| self.piece_at(s))
                             .map(|p| CellView {
-                                side: side_name(p.side),
+                                side: p.side.as_str(),
                                 role: p.role.as_str(),
                                 glyph: p.role.chinese(p.side),
                             })
                     })
                     .collect()
             })
-            .collect();
-        serde_json::to_vec(&View {
-            game: "xiangqi",
-            variant: "standard",
-            code,
-            url,
-            to_move: side_name(pos.to_move()),
-            status,
-            check: pos.is_check(),
-            board,
-            legal_actions: &legal,
-            fen: pos.to_fen(),
+            .collect()
+    }
+
+    type ActionView = MoveView;
+
+    fn action_view(&self, m: Move) -> MoveView {
+        let piece = self
+            .piece_at(m.from)
+            .expect("a legal move starts on a piece of the side to move");
+        MoveView {
+            action: m.to_string(),
+            wxf: xq::wxf(self, m).expect("every legal move has a WXF name"),
+            chinese: xq::chinese(self, m).expect("every legal move has a Chinese name"),
+            from: m.from.name(),
+            to: m.to.name(),
+            piece: piece.role.as_str(),
+            capture: self.piece_at(m.to).map(|p| p.role.as_str()),
+        }
+    }
+
+    type Part<'a> = Part;
+
+    fn part(&self, _trace: Option<&()>) -> Part {
+        Part { fen: self.to_fen() }
+    }
+
+    fn code_location(e: &CodeError) -> Location {
+        match e {
+            CodeError::Syntax(s) => syntax_location(s),
+            CodeError::UnusedBitSet { byte, .. } => Location {
+                byte: Some(*byte),
+                ..Location::default()
+            },
+            CodeError::SquareOutOfRange { byte, value, .. } => Location {
+                byte: Some(*byte),
+                value: Some(u64::from(*value)),
+                ..Location::default()
+            },
+            CodeError::TwoPiecesOnOnePoint {
+                square,
+                first_byte,
+                second_byte,
+                ..
+            } => Location {
+                point: Some(square.to_string()),
+                bytes: Some([*first_byte, *second_byte]),
+                ..Location::default()
+            },
+            CodeError::Position(pe) => position_location(pe),
+        }
+    }
+
+    type Import = Import;
+    type ImportFields = FenBody;
+
+    fn import(body: Import) -> Result<Position, GameError> {
+        let Import::Fen(body) = body;
+        standard_only(GameKind::Xiangqi, body.variant.as_deref())?;
+        Position::from_fen(&body.text).map_err(|e| {
+            GameError::InvalidImport(Fault::import("FEN", "text", &e, fen_location(&e)))
         })
     }
 
-    fn import(body: &Value) -> Result<Position, Problem> {
-        import_format(Self::KIND, body, &["fen"])?;
-        only_fields(body, &["format", "text", "variant"])?;
-        if let Some(v) = body
-            .get("variant")
-            .filter(|v| !v.is_null() && v.as_str() != Some("standard"))
-        {
-            return Err(Problem::new(
-                ProblemKind::UnknownVariant,
-                format!("xiangqi has no variant {v}; it has: standard"),
-            )
-            .with("field", "variant")
-            .with("supported", ["standard"]));
-        }
-        let text: String = field(body, "text")?;
-        Position::from_fen(&text).map_err(|e| invalid_fen(&e))
-    }
+    type Export<'a> = Export;
 
-    fn export(pos: &Position, format: &str) -> Result<Map<String, Value>, Problem> {
-        match format {
-            "fen" => {
-                let mut fields = Map::new();
-                fields.insert("text".into(), Value::from(pos.to_fen()));
-                Ok(fields)
-            }
-            other => Err(Problem::new(
-                ProblemKind::UnsupportedFormat,
-                format!("xiangqi does not export {other:?}"),
-            )),
+    fn export(&self) -> Export {
+        Export::Fen {
+            text: self.to_fen(),
         }
     }
 }

@@ -11,11 +11,11 @@ use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use serde::de::DeserializeOwned;
 
+use super::conditional::{self, version_tag};
 use super::state::Base;
-use crate::matches::{
-    CreateRequest, ForkRequest, JoinRequest, MatchId, Matches, Outcome, Precondition, Token,
-};
+use crate::matches::{MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token};
 use crate::problem::{ApiError, Problem, ProblemKind};
+use crate::wire::matches::{CreateRequest, ForkRequest, JoinRequest};
 use crate::wire::PlayRequest;
 
 /// The match service, when the service runs with a database.
@@ -33,13 +33,11 @@ impl FromRequest for Service {
         let service = req
             .app_data::<web::Data<MatchService>>()
             .and_then(|s| s.0.clone());
-        ready(service.map(Service).ok_or_else(|| {
-            Problem::new(
-                ProblemKind::MatchesDisabled,
-                "this service runs without a database (--database-url none): only the stateless API is served",
-            )
-            .into()
-        }))
+        ready(
+            service
+                .map(Service)
+                .ok_or_else(|| MatchError::Disabled.into()),
+        )
     }
 }
 
@@ -67,11 +65,10 @@ impl FromRequest for Token {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| {
                 let (scheme, rest) = v.trim().split_once(' ')?;
-                scheme
-                    .eq_ignore_ascii_case("bearer")
-                    .then(|| rest.trim().to_owned())
+                scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
             })
-            .filter(|t| !t.is_empty());
+            .filter(|t| !t.is_empty())
+            .map(Secret::presented);
         ready(Ok(Token(token)))
     }
 }
@@ -81,13 +78,7 @@ impl FromRequest for Precondition {
     type Future = Ready<Result<Precondition, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let header = req.headers().get(header::IF_MATCH);
-        let text = match header.map(HeaderValue::to_str) {
-            None => None,
-            Some(Ok(text)) => Some(text),
-            Some(Err(_)) => Some("(not ASCII)"),
-        };
-        ready(Precondition::parse(text).map_err(ApiError::from))
+        ready(conditional::precondition(req).map_err(ApiError::from))
     }
 }
 
@@ -152,16 +143,12 @@ impl FromRequest for SeatWrite {
     }
 }
 
-fn etag(version: i64) -> HeaderValue {
-    HeaderValue::from_str(&format!("\"{version}\"")).unwrap_or(HeaderValue::from_static("\"0\""))
-}
-
 /// A match answer: JSON, its version as `ETag`, never stored by shared
 /// caches (a match changes; some answers carry a token).
 fn answer(status: StatusCode, outcome: Outcome) -> HttpResponse {
     HttpResponse::build(status)
         .content_type("application/json")
-        .insert_header((header::ETAG, etag(outcome.version)))
+        .insert_header(header::ETag(version_tag(outcome.version)))
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .body(outcome.view)
 }
@@ -177,32 +164,25 @@ fn created(base: &str, outcome: Outcome) -> HttpResponse {
 }
 
 /// A read: `304` when `If-None-Match` names the current version.
-fn read(req: &HttpRequest, version: i64, body: Vec<u8>) -> HttpResponse {
-    let tag = etag(version);
-    let fresh = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|h| h.to_str().ok())
-        .is_some_and(|h| {
-            h.split(',')
-                .map(str::trim)
-                .any(|t| t == "*" || t.trim_start_matches("W/").as_bytes() == tag.as_bytes())
-        });
+fn read(req: &HttpRequest, outcome: Outcome) -> HttpResponse {
+    let tag = version_tag(outcome.version);
+    let fresh = conditional::client_has(req, &tag);
     let mut res = if fresh {
         HttpResponse::NotModified()
     } else {
         HttpResponse::Ok()
     };
-    res.insert_header((header::ETAG, tag))
+    res.insert_header(header::ETag(tag))
         .insert_header((header::CACHE_CONTROL, "no-cache"));
     if fresh {
         res.finish()
     } else {
-        res.content_type("application/json").body(body)
+        res.content_type("application/json").body(outcome.view)
     }
 }
 
 /// `POST /v1/matches`
+#[tracing::instrument(skip_all)]
 pub async fn create(
     Service(s): Service,
     base: Base,
@@ -213,6 +193,7 @@ pub async fn create(
 }
 
 /// `GET /v1/matches/{id}`
+#[tracing::instrument(skip_all)]
 pub async fn get(
     Service(s): Service,
     Id(id): Id,
@@ -220,20 +201,22 @@ pub async fn get(
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
     let outcome = s.get(id, &base.0).await?;
-    Ok(read(&req, outcome.version, outcome.view))
+    Ok(read(&req, outcome))
 }
 
 /// `GET /v1/matches/{id}/history`
+#[tracing::instrument(skip_all)]
 pub async fn history(
     Service(s): Service,
     Id(id): Id,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (body, version) = s.history(id).await?;
-    Ok(read(&req, version, body))
+    let outcome = s.history(id).await?;
+    Ok(read(&req, outcome))
 }
 
 /// `POST /v1/matches/{id}/play`
+#[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn play(w: SeatWrite, body: web::Json<PlayRequest>) -> Result<HttpResponse, ApiError> {
     let outcome = w
         .service
@@ -243,6 +226,7 @@ pub async fn play(w: SeatWrite, body: web::Json<PlayRequest>) -> Result<HttpResp
 }
 
 /// `POST /v1/matches/{id}/undo`: 200 when undone, 202 when offered.
+#[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
     let (outcome, done) = w.service.undo(w.id, &w.token, w.pre, &w.base).await?;
     let status = if done {
@@ -263,6 +247,7 @@ pub async fn decline_undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
     answer_undo(w, false).await
 }
 
+#[tracing::instrument(skip_all, fields(id = %w.id, accept))]
 async fn answer_undo(w: SeatWrite, accept: bool) -> Result<HttpResponse, ApiError> {
     let outcome = w
         .service
@@ -272,12 +257,14 @@ async fn answer_undo(w: SeatWrite, accept: bool) -> Result<HttpResponse, ApiErro
 }
 
 /// `POST /v1/matches/{id}/resign`
+#[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn resign(w: SeatWrite) -> Result<HttpResponse, ApiError> {
     let outcome = w.service.resign(w.id, &w.token, w.pre, &w.base).await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
 /// `POST /v1/matches/{id}/fork`
+#[tracing::instrument(skip_all, fields(id = %id))]
 pub async fn fork(
     Service(s): Service,
     Id(id): Id,
@@ -290,6 +277,7 @@ pub async fn fork(
 }
 
 /// `POST /v1/matches/{id}/join`: the invite in the body or the query.
+#[tracing::instrument(skip_all, fields(id = %id))]
 pub async fn join(
     Service(s): Service,
     Id(id): Id,

@@ -8,14 +8,15 @@ use std::future::{ready, Ready};
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use qipan_rules::GameKind;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::{base_url, immutable, immutable_json, Rendered};
 use crate::cache::ViewCache;
 use crate::configuration::Settings;
-use crate::games;
-use crate::problem::{ApiError, Problem, ProblemKind};
-use crate::wire::{ExportQuery, PlayRequest, StartQuery};
+use crate::games::{self, Batch};
+use crate::problem::ApiError;
+use crate::wire::state::ExportQuery;
+use crate::wire::{PlayRequest, StartQuery};
 
 /// The `{game}` path segment, parsed.
 pub struct Game(pub GameKind);
@@ -30,19 +31,7 @@ impl FromRequest for Game {
             return ready(Ok(Game(kind)));
         }
         let name = req.match_info().get("game").unwrap_or_default();
-        ready(name.parse().map(Game).map_err(|_| {
-            let known: Vec<&str> = GameKind::ALL.iter().map(|g| g.as_str()).collect();
-            Problem::new(
-                ProblemKind::UnknownGame,
-                format!(
-                    "there is no game {name:?}; the games are {}",
-                    known.join(", ")
-                ),
-            )
-            .with("field", "game")
-            .with("supported", known)
-            .into()
-        }))
+        ready(games::kind(name).map(Game).map_err(ApiError::from))
     }
 }
 
@@ -92,25 +81,28 @@ impl FromRequest for Code {
 }
 
 /// `GET /v1/{game}/start`
+#[tracing::instrument(skip_all, fields(game = %kind))]
 pub async fn start(
     Game(kind): Game,
     req: HttpRequest,
     base: Base,
     query: web::Query<StartQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (view, pure) = games::start(kind, &query, &base.0)?;
+    let (pos, pure) = games::start(kind, &query)?;
+    let view: Box<str> = games::view(&pos, &base.0)?.into();
     if pure {
-        Ok(immutable_json(&req, view))
+        Ok(immutable_json(&req, String::from(view)))
     } else {
         // A random seed was drawn: another request gets another game.
         Ok(HttpResponse::Ok()
             .content_type("application/json")
             .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-            .body(view))
+            .body(String::from(view)))
     }
 }
 
 /// `GET /v1/{game}/{code}`
+#[tracing::instrument(skip_all, fields(game = %kind))]
 pub async fn read(
     Game(kind): Game,
     req: HttpRequest,
@@ -121,13 +113,16 @@ pub async fn read(
     let mut key = base_url(&req, configured_base(&req));
     let base_len = key.len();
     key.push_str(&games::share_url("", kind, &code));
-    let view = cache.get_or_render(&key, || {
-        games::read(kind, &code, &key[..base_len]).map(Rendered::new)
+    let view = cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
+        let pos = games::decode(kind, &code, "code")?;
+        let view: Box<str> = games::view(&pos, &key[..base_len])?.into();
+        Ok(Rendered::new(String::from(view)))
     })?;
     Ok(immutable(&req, view))
 }
 
 /// `POST /v1/{game}/{code}/play`
+#[tracing::instrument(skip_all, fields(game = %kind, actions = body.actions.len()))]
 pub async fn play(
     Game(kind): Game,
     req: HttpRequest,
@@ -135,28 +130,34 @@ pub async fn play(
     Code(code): Code,
     body: web::Json<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = games::play(kind, &code, &body.actions, &base.0)?;
-    Ok(immutable_json(&req, view))
+    let pos = games::decode(kind, &code, "code")?;
+    let played = games::play(&pos, &body.actions, Batch::default(), &base.0)?;
+    let view: Box<str> = played.view.into();
+    Ok(immutable_json(&req, String::from(view)))
 }
 
 /// `POST /v1/{game}/import`
+#[tracing::instrument(skip_all, fields(game = %kind))]
 pub async fn import(
     Game(kind): Game,
     req: HttpRequest,
     base: Base,
-    body: web::Json<Value>,
+    body: web::Json<Box<RawValue>>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(immutable_json(&req, games::import(kind, &body, &base.0)?))
+    let pos = games::import(kind, &body)?;
+    let view: Box<str> = games::view(&pos, &base.0)?.into();
+    Ok(immutable_json(&req, String::from(view)))
 }
 
 /// `GET /v1/{game}/{code}/export?format=`
+#[tracing::instrument(skip_all, fields(game = %kind))]
 pub async fn export(
     Game(kind): Game,
     req: HttpRequest,
     Code(code): Code,
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = games::export(kind, &code, query.format.as_deref())?;
-    let body = serde_json::to_vec(&view).map_err(|e| ApiError::Internal(e.into()))?;
-    Ok(immutable_json(&req, body))
+    let pos = games::decode(kind, &code, "code")?;
+    let view: Box<str> = games::export(&pos, query.format.as_deref())?.into();
+    Ok(immutable_json(&req, String::from(view)))
 }

@@ -1,5 +1,8 @@
 //! The SQL of persisted matches: plain queries over the `matches`, `seats`
-//! and `moves` tables (see `migrations/`).
+//! and `moves` tables (see `migrations/`), read with `sqlx::FromRow` into
+//! row structs and turned into the domain's typed [`Match`] by `TryFrom`. A
+//! row that does not make a match is [`StorageError::Corrupt`], naming the
+//! column — never a silent default.
 //!
 //! Every write is one transaction that starts by bumping the match's
 //! `version` where it still has the version the caller read, so of two racing
@@ -12,102 +15,197 @@
 //! Every function runs on a connection the caller holds, so that reading a
 //! match and writing it back take the pool once.
 
-use sqlx::any::AnyRow;
+use qipan_rules::{AnyPlayer, AnyPosition, GameKind};
 use sqlx::{Any, AnyConnection, Connection, Row, Transaction};
 
 use super::{Backend, StorageError};
-
-/// The most moves a match keeps.
-pub const HISTORY_CAP: i64 = 100;
+use crate::matches::{
+    KeptMove, Match, MatchEnd, MatchId, MatchStatus, Mode, Parent, Seat, SeatSlot, SecretHash,
+    Timestamp, UndoOffer, Version, HISTORY_CAP,
+};
 
 /// A `matches` row.
-#[derive(Debug, Clone)]
-pub struct MatchRow {
-    /// UUID.
-    pub id: String,
-    /// Game name.
-    pub game: String,
-    /// `duel` or `solo`.
-    pub mode: String,
-    /// Current state code.
-    pub code: String,
-    /// Side to move.
-    pub to_move: String,
-    /// Moves made since the match began.
-    pub ply: i64,
-    /// Bumped by every write.
-    pub version: i64,
-    /// `ongoing`, `won`, `drawn` or `over`.
-    pub status: String,
-    /// The winning side, when there is one.
-    pub winner: Option<String>,
-    /// How the match ended.
-    pub reason: Option<String>,
-    /// The seat offering a takeback.
-    pub undo_seat: Option<String>,
-    /// The ply the takeback returns to.
-    pub undo_ply: Option<i64>,
-    /// The match this one was forked from.
-    pub parent_id: Option<String>,
-    /// The parent's ply it was forked at.
-    pub parent_ply: Option<i64>,
-    /// Milliseconds since the Unix epoch.
-    pub created_at: i64,
-    /// Milliseconds since the Unix epoch.
-    pub updated_at: i64,
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct MatchRow {
+    id: String,
+    game: String,
+    mode: String,
+    code: String,
+    to_move: String,
+    ply: i64,
+    version: i64,
+    status: String,
+    winner: Option<String>,
+    reason: Option<String>,
+    undo_seat: Option<String>,
+    undo_ply: Option<i64>,
+    parent_id: Option<String>,
+    parent_ply: Option<i64>,
+    created_at: i64,
+    updated_at: i64,
 }
 
 /// A `seats` row.
-#[derive(Debug, Clone)]
-pub struct SeatRow {
-    /// The seat's name.
-    pub seat: String,
-    /// SHA-256 (hex) of its token, once taken.
-    pub token_hash: Option<String>,
-    /// SHA-256 (hex) of its invite.
-    pub invite_hash: Option<String>,
-    /// When it was taken.
-    pub joined_at: Option<i64>,
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct SeatRow {
+    seat: String,
+    token_hash: Option<String>,
+    invite_hash: Option<String>,
+    joined_at: Option<i64>,
+}
+
+/// A match joined with one of its seats.
+#[derive(Debug, sqlx::FromRow)]
+struct MatchSeatRow {
+    #[sqlx(flatten)]
+    m: MatchRow,
+    #[sqlx(flatten)]
+    seat: SeatRow,
 }
 
 /// A `moves` row.
-#[derive(Debug, Clone)]
-pub struct MoveRow {
-    /// 1 for the first move of the match.
-    pub ply: i64,
-    /// The seat whose token played it.
-    pub seat: String,
-    /// The side that moved.
-    pub side: String,
-    /// The action in the game's notation.
-    pub action: String,
-    /// The code before the move.
-    pub code_before: String,
-    /// The code after it.
-    pub code_after: String,
-    /// Milliseconds since the Unix epoch.
-    pub played_at: i64,
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct MoveRow {
+    ply: i64,
+    seat: String,
+    side: String,
+    action: String,
+    code_before: String,
+    code_after: String,
+    played_at: i64,
 }
 
-/// The new current state of a match, written by [`write`].
-#[derive(Debug, Clone)]
-pub struct NewState<'a> {
-    /// Code.
-    pub code: &'a str,
-    /// Side to move.
-    pub to_move: &'a str,
-    /// Ply.
-    pub ply: i64,
-    /// Status, winner, reason.
-    pub status: &'a str,
-    /// Winner.
-    pub winner: Option<&'a str>,
-    /// Reason.
-    pub reason: Option<&'a str>,
-    /// A takeback offer: the seat and the ply it returns to.
-    pub undo: Option<(&'a str, i64)>,
-    /// The time of the write.
-    pub now: i64,
+/// A match left-joined with one of its moves (all `mv_` columns NULL when it
+/// has none).
+#[derive(Debug, sqlx::FromRow)]
+struct MatchMoveRow {
+    #[sqlx(flatten)]
+    m: MatchRow,
+    mv_ply: Option<i64>,
+    mv_seat: Option<String>,
+    mv_side: Option<String>,
+    mv_action: Option<String>,
+    mv_code_before: Option<String>,
+    mv_code_after: Option<String>,
+    mv_played_at: Option<i64>,
+}
+
+fn corrupt(column: &'static str, value: impl std::fmt::Debug) -> StorageError {
+    StorageError::Corrupt {
+        column,
+        value: format!("{value:?}"),
+    }
+}
+
+fn seat_of(game: GameKind, column: &'static str, text: &str) -> Result<Seat, StorageError> {
+    Seat::parse(game, text).ok_or_else(|| corrupt(column, text))
+}
+
+fn side_of(game: GameKind, column: &'static str, text: &str) -> Result<AnyPlayer, StorageError> {
+    AnyPlayer::parse(game, text).ok_or_else(|| corrupt(column, text))
+}
+
+fn status_of(game: GameKind, r: &MatchRow) -> Result<MatchStatus, StorageError> {
+    let reason = || {
+        let text = r
+            .reason
+            .as_deref()
+            .ok_or_else(|| corrupt("reason", &r.reason))?;
+        MatchEnd::parse(text).ok_or_else(|| corrupt("reason", text))
+    };
+    let status = match r.status.as_str() {
+        "ongoing" => MatchStatus::Ongoing,
+        "won" => {
+            let winner = r
+                .winner
+                .as_deref()
+                .ok_or_else(|| corrupt("winner", &r.winner))?;
+            MatchStatus::Won {
+                winner: side_of(game, "winner", winner)?,
+                reason: reason()?,
+            }
+        }
+        "drawn" => MatchStatus::Drawn { reason: reason()? },
+        "over" => MatchStatus::Over { reason: reason()? },
+        other => return Err(corrupt("status", other)),
+    };
+    // An ongoing match has no ending, and only a won one a winner.
+    if (status.is_ongoing() && r.reason.is_some())
+        || (status.winner().is_none() && r.winner.is_some())
+    {
+        return Err(corrupt("winner", (&r.status, &r.winner, &r.reason)));
+    }
+    Ok(status)
+}
+
+impl TryFrom<MatchRow> for Match {
+    type Error = StorageError;
+
+    fn try_from(r: MatchRow) -> Result<Match, StorageError> {
+        let id: MatchId = r.id.parse().map_err(|_| corrupt("id", &r.id))?;
+        let game: GameKind = r.game.parse().map_err(|_| corrupt("game", &r.game))?;
+        let mode = Mode::parse(&r.mode).ok_or_else(|| corrupt("mode", &r.mode))?;
+        let position =
+            AnyPosition::from_code(game, &r.code).map_err(|_| corrupt("code", &r.code))?;
+        let to_move = side_of(game, "to_move", &r.to_move)?;
+        let status = status_of(game, &r)?;
+        let undo = match (&r.undo_seat, r.undo_ply) {
+            (Some(seat), Some(back_to)) => Some(UndoOffer {
+                seat: seat_of(game, "undo_seat", seat)?,
+                back_to,
+            }),
+            (None, None) => None,
+            _ => return Err(corrupt("undo_ply", (&r.undo_seat, r.undo_ply))),
+        };
+        let parent = match (&r.parent_id, r.parent_ply) {
+            (Some(parent), Some(ply)) => Some(Parent {
+                id: parent.parse().map_err(|_| corrupt("parent_id", parent))?,
+                ply,
+            }),
+            (None, None) => None,
+            _ => return Err(corrupt("parent_ply", (&r.parent_id, r.parent_ply))),
+        };
+        Ok(Match {
+            id,
+            game,
+            mode,
+            position,
+            code: r.code,
+            to_move,
+            ply: r.ply,
+            version: Version::new(r.version),
+            status,
+            undo,
+            parent,
+            created_at: Timestamp::from_millis(r.created_at),
+            updated_at: Timestamp::from_millis(r.updated_at),
+        })
+    }
+}
+
+impl SeatRow {
+    fn into_slot(self, game: GameKind) -> Result<SeatSlot, StorageError> {
+        Ok(SeatSlot {
+            seat: seat_of(game, "seat", &self.seat)?,
+            token: self.token_hash.map(SecretHash::stored),
+            invite: self.invite_hash.map(SecretHash::stored),
+            joined_at: self.joined_at.map(Timestamp::from_millis),
+        })
+    }
+}
+
+impl MoveRow {
+    fn into_move(self, game: GameKind) -> Result<KeptMove, StorageError> {
+        Ok(KeptMove {
+            ply: self.ply,
+            seat: seat_of(game, "moves.seat", &self.seat)?,
+            side: side_of(game, "moves.side", &self.side)?,
+            action: self.action,
+            code_before: self.code_before,
+            code_after: self.code_after,
+            played_at: Timestamp::from_millis(self.played_at),
+        })
+    }
 }
 
 /// The guarded `UPDATE` of a match row, with parameters `$1` to `$11`.
@@ -122,41 +220,47 @@ macro_rules! update_match_sql {
 const MATCH_COLUMNS: &str = "id, game, mode, code, to_move, ply, version, status, winner, \
      reason, undo_seat, undo_ply, parent_id, parent_ply, created_at, updated_at";
 
-fn match_row(r: &AnyRow) -> Result<MatchRow, sqlx::Error> {
-    Ok(MatchRow {
-        id: r.try_get(0)?,
-        game: r.try_get(1)?,
-        mode: r.try_get(2)?,
-        code: r.try_get(3)?,
-        to_move: r.try_get(4)?,
-        ply: r.try_get(5)?,
-        version: r.try_get(6)?,
-        status: r.try_get(7)?,
-        winner: r.try_get(8)?,
-        reason: r.try_get(9)?,
-        undo_seat: r.try_get(10)?,
-        undo_ply: r.try_get(11)?,
-        parent_id: r.try_get(12)?,
-        parent_ply: r.try_get(13)?,
-        created_at: r.try_get(14)?,
-        updated_at: r.try_get(15)?,
-    })
-}
-
-/// A move from the columns of [`MOVE_COLUMNS`], starting at column `at`.
-fn move_row(r: &AnyRow, at: usize) -> Result<MoveRow, sqlx::Error> {
-    Ok(MoveRow {
-        ply: r.try_get(at)?,
-        seat: r.try_get(at + 1)?,
-        side: r.try_get(at + 2)?,
-        action: r.try_get(at + 3)?,
-        code_before: r.try_get(at + 4)?,
-        code_after: r.try_get(at + 5)?,
-        played_at: r.try_get(at + 6)?,
-    })
-}
-
 const MOVE_COLUMNS: &str = "ply, seat, side, action, code_before, code_after, played_at";
+
+type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
+
+/// The state columns of a match as they are written.
+struct StateColumns<'a> {
+    code: &'a str,
+    to_move: &'static str,
+    ply: i64,
+    status: &'static str,
+    winner: Option<&'static str>,
+    reason: Option<&'static str>,
+    undo_seat: Option<&'static str>,
+    undo_ply: Option<i64>,
+    updated_at: i64,
+}
+
+impl<'a> StateColumns<'a> {
+    fn of(m: &'a Match) -> StateColumns<'a> {
+        StateColumns {
+            code: &m.code,
+            to_move: m.to_move.as_str(),
+            ply: m.ply,
+            status: state_name(m.status),
+            winner: m.status.winner().map(AnyPlayer::as_str),
+            reason: m.status.reason().map(MatchEnd::as_str),
+            undo_seat: m.undo.map(|u| u.seat.as_str()),
+            undo_ply: m.undo.map(|u| u.back_to),
+            updated_at: m.updated_at.millis(),
+        }
+    }
+}
+
+fn state_name(s: MatchStatus) -> &'static str {
+    match s {
+        MatchStatus::Ongoing => "ongoing",
+        MatchStatus::Won { .. } => "won",
+        MatchStatus::Drawn { .. } => "drawn",
+        MatchStatus::Over { .. } => "over",
+    }
+}
 
 /// Inserts a new match with its seats and (for a fork) its copied history,
 /// in one transaction.
@@ -164,50 +268,53 @@ const MOVE_COLUMNS: &str = "ply, seat, side, action, code_before, code_after, pl
 /// # Errors
 ///
 /// [`StorageError`].
+#[tracing::instrument(skip_all, fields(id = %m.id))]
 pub async fn insert(
     conn: &mut AnyConnection,
-    m: &MatchRow,
-    seats: &[SeatRow],
-    moves: &[MoveRow],
+    m: &Match,
+    seats: &[SeatSlot],
+    moves: &[KeptMove],
 ) -> Result<(), StorageError> {
+    let id = m.id.to_string();
+    let s = StateColumns::of(m);
     let mut tx = conn.begin().await?;
     let sql = format!(
         "INSERT INTO matches ({MATCH_COLUMNS}) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
     );
     sqlx::query(&sql)
-        .bind(&m.id)
-        .bind(&m.game)
-        .bind(&m.mode)
-        .bind(&m.code)
-        .bind(&m.to_move)
-        .bind(m.ply)
-        .bind(m.version)
-        .bind(&m.status)
-        .bind(&m.winner)
-        .bind(&m.reason)
-        .bind(&m.undo_seat)
-        .bind(m.undo_ply)
-        .bind(&m.parent_id)
-        .bind(m.parent_ply)
-        .bind(m.created_at)
-        .bind(m.updated_at)
+        .bind(&id)
+        .bind(m.game.as_str())
+        .bind(m.mode.as_str())
+        .bind(s.code)
+        .bind(s.to_move)
+        .bind(s.ply)
+        .bind(m.version.get())
+        .bind(s.status)
+        .bind(s.winner)
+        .bind(s.reason)
+        .bind(s.undo_seat)
+        .bind(s.undo_ply)
+        .bind(m.parent.map(|p| p.id.to_string()))
+        .bind(m.parent.map(|p| p.ply))
+        .bind(m.created_at.millis())
+        .bind(s.updated_at)
         .execute(&mut *tx)
         .await?;
-    for s in seats {
+    for seat in seats {
         sqlx::query(
             "INSERT INTO seats (match_id, seat, token_hash, invite_hash, joined_at) \
              VALUES ($1, $2, $3, $4, $5)",
         )
-        .bind(&m.id)
-        .bind(&s.seat)
-        .bind(&s.token_hash)
-        .bind(&s.invite_hash)
-        .bind(s.joined_at)
+        .bind(&id)
+        .bind(seat.seat.as_str())
+        .bind(seat.token.as_ref().map(SecretHash::as_str))
+        .bind(seat.invite.as_ref().map(SecretHash::as_str))
+        .bind(seat.joined_at.map(Timestamp::millis))
         .execute(&mut *tx)
         .await?;
     }
-    insert_moves(&mut tx, &m.id, moves).await?;
+    insert_moves(&mut tx, &id, moves).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -215,7 +322,7 @@ pub async fn insert(
 async fn insert_moves(
     tx: &mut Transaction<'_, Any>,
     id: &str,
-    moves: &[MoveRow],
+    moves: &[KeptMove],
 ) -> Result<(), StorageError> {
     for mv in moves {
         sqlx::query(
@@ -224,12 +331,12 @@ async fn insert_moves(
         )
         .bind(id)
         .bind(mv.ply)
-        .bind(&mv.seat)
-        .bind(&mv.side)
+        .bind(mv.seat.as_str())
+        .bind(mv.side.as_str())
         .bind(&mv.action)
         .bind(&mv.code_before)
         .bind(&mv.code_after)
-        .bind(mv.played_at)
+        .bind(mv.played_at.millis())
         .execute(&mut **tx)
         .await?;
     }
@@ -240,32 +347,30 @@ async fn insert_moves(
 ///
 /// # Errors
 ///
-/// [`StorageError`].
+/// [`StorageError`], `Corrupt` for a row that makes no match.
+#[tracing::instrument(skip(conn))]
 pub async fn load(
     conn: &mut AnyConnection,
-    id: &str,
-) -> Result<Option<(MatchRow, Vec<SeatRow>)>, StorageError> {
+    id: MatchId,
+) -> Result<Option<(Match, Vec<SeatSlot>)>, StorageError> {
     let sql = format!(
         "SELECT {MATCH_COLUMNS}, seat, token_hash, invite_hash, joined_at FROM matches \
          JOIN seats ON seats.match_id = matches.id WHERE matches.id = $1 \
          ORDER BY joined_at IS NULL, joined_at, seat"
     );
-    let rows = sqlx::query(&sql).bind(id).fetch_all(&mut *conn).await?;
-    let Some(first) = rows.first() else {
+    let rows: Vec<MatchSeatRow> = sqlx::query_as(&sql)
+        .bind(id.to_string())
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut rows = rows.into_iter();
+    let Some(first) = rows.next() else {
         return Ok(None);
     };
-    let m = match_row(first)?;
-    let seats = rows
-        .iter()
-        .map(|r| {
-            Ok(SeatRow {
-                seat: r.try_get(16)?,
-                token_hash: r.try_get(17)?,
-                invite_hash: r.try_get(18)?,
-                joined_at: r.try_get(19)?,
-            })
-        })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    let m = Match::try_from(first.m)?;
+    let seats = std::iter::once(first.seat)
+        .chain(rows.map(|r| r.seat))
+        .map(|s| s.into_slot(m.game))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Some((m, seats)))
 }
 
@@ -274,18 +379,19 @@ pub async fn load(
 ///
 /// # Errors
 ///
-/// [`StorageError`].
+/// [`StorageError`], `Corrupt` for a row that makes no match or move.
+#[tracing::instrument(skip(conn))]
 pub async fn with_history(
     conn: &mut AnyConnection,
-    id: &str,
-) -> Result<Option<(MatchRow, Vec<MoveRow>)>, StorageError> {
+    id: MatchId,
+) -> Result<Option<(Match, Vec<KeptMove>)>, StorageError> {
     let match_columns: Vec<String> = MATCH_COLUMNS
         .split(", ")
         .map(|c| format!("m.{c}"))
         .collect();
     let move_columns: Vec<String> = MOVE_COLUMNS
         .split(", ")
-        .map(|c| format!("mv.{c}"))
+        .map(|c| format!("mv.{c} AS mv_{c}"))
         .collect();
     let sql = format!(
         "SELECT {}, {} FROM matches m LEFT JOIN moves mv ON mv.match_id = m.id \
@@ -293,17 +399,40 @@ pub async fn with_history(
         match_columns.join(", "),
         move_columns.join(", ")
     );
-    let rows = sqlx::query(&sql).bind(id).fetch_all(&mut *conn).await?;
+    let rows: Vec<MatchMoveRow> = sqlx::query_as(&sql)
+        .bind(id.to_string())
+        .fetch_all(&mut *conn)
+        .await?;
     let Some(first) = rows.first() else {
         return Ok(None);
     };
-    let m = match_row(first)?;
+    let m = Match::try_from(first.m.clone())?;
     let mut moves = Vec::with_capacity(rows.len());
-    for r in &rows {
+    for r in rows {
         // A match without kept moves comes back as one row of NULLs.
-        if r.try_get::<Option<i64>, _>(16)?.is_some() {
-            moves.push(move_row(r, 16)?);
-        }
+        let row = match r {
+            MatchMoveRow { mv_ply: None, .. } => continue,
+            MatchMoveRow {
+                mv_ply: Some(ply),
+                mv_seat: Some(seat),
+                mv_side: Some(side),
+                mv_action: Some(action),
+                mv_code_before: Some(code_before),
+                mv_code_after: Some(code_after),
+                mv_played_at: Some(played_at),
+                ..
+            } => MoveRow {
+                ply,
+                seat,
+                side,
+                action,
+                code_before,
+                code_after,
+                played_at,
+            },
+            MatchMoveRow { mv_ply, .. } => return Err(corrupt("moves", mv_ply)),
+        };
+        moves.push(row.into_move(m.game)?);
     }
     Ok(Some((m, moves)))
 }
@@ -313,13 +442,19 @@ pub async fn with_history(
 /// # Errors
 ///
 /// [`StorageError`].
+#[tracing::instrument(skip(conn, m), fields(id = %m.id))]
 pub async fn move_at(
     conn: &mut AnyConnection,
-    id: &str,
+    m: &Match,
     ply: i64,
-) -> Result<Option<MoveRow>, StorageError> {
+) -> Result<Option<KeptMove>, StorageError> {
     let sql = format!("SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = $1 AND ply = $2");
-    fetch_move(conn, sqlx::query(&sql).bind(id).bind(ply)).await
+    let row: Option<MoveRow> = sqlx::query_as(&sql)
+        .bind(m.id.to_string())
+        .bind(ply)
+        .fetch_optional(&mut *conn)
+        .await?;
+    row.map(|r| r.into_move(m.game)).transpose()
 }
 
 /// The latest kept move a seat played.
@@ -327,54 +462,53 @@ pub async fn move_at(
 /// # Errors
 ///
 /// [`StorageError`].
+#[tracing::instrument(skip(conn, m), fields(id = %m.id))]
 pub async fn last_move_of(
     conn: &mut AnyConnection,
-    id: &str,
-    seat: &str,
-) -> Result<Option<MoveRow>, StorageError> {
+    m: &Match,
+    seat: Seat,
+) -> Result<Option<KeptMove>, StorageError> {
     let sql = format!(
         "SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = $1 AND seat = $2 \
          ORDER BY ply DESC LIMIT 1"
     );
-    fetch_move(conn, sqlx::query(&sql).bind(id).bind(seat)).await
+    let row: Option<MoveRow> = sqlx::query_as(&sql)
+        .bind(m.id.to_string())
+        .bind(seat.as_str())
+        .fetch_optional(&mut *conn)
+        .await?;
+    row.map(|r| r.into_move(m.game)).transpose()
 }
 
-/// The move a query of [`MOVE_COLUMNS`] finds, if any.
-async fn fetch_move(
-    conn: &mut AnyConnection,
-    query: AnyQuery<'_>,
-) -> Result<Option<MoveRow>, StorageError> {
-    let row = query.fetch_optional(&mut *conn).await?;
-    Ok(row.as_ref().map(|r| move_row(r, 0)).transpose()?)
-}
-
-/// Moves a match to a new current state in one transaction, if it is still
-/// at `version`: drops the kept moves after `truncate_after` (an undo),
-/// appends `moves` and drops what falls out of the last [`HISTORY_CAP`].
-/// Returns the new version.
+/// Writes `m`'s state (position, status, takeback offer, time) if the match
+/// is still at `read_at`, in one transaction: drops the kept moves after
+/// `truncate_after` (an undo), appends `moves` and drops what falls out of
+/// the last [`HISTORY_CAP`]. Returns the new version.
 ///
 /// # Errors
 ///
-/// [`StorageError::Conflict`] when the match is no longer at `version`;
+/// [`StorageError::Conflict`] when the match is no longer at `read_at`;
 /// nothing is written then.
+#[tracing::instrument(skip(conn, m, moves), fields(id = %m.id, version = %read_at))]
 pub async fn write(
     conn: &mut AnyConnection,
     backend: Backend,
-    id: &str,
-    version: i64,
-    state: &NewState<'_>,
+    read_at: Version,
+    m: &Match,
     truncate_after: Option<i64>,
-    moves: &[MoveRow],
-) -> Result<i64, StorageError> {
+    moves: &[KeptMove],
+) -> Result<Version, StorageError> {
+    let id = m.id.to_string();
+    let state = StateColumns::of(m);
     // The plies at or below this one fall out of the history.
     let cap = (!moves.is_empty() && state.ply > HISTORY_CAP).then(|| state.ply - HISTORY_CAP);
     // One statement cannot both drop and re-add a ply: an undo (which adds
     // nothing) or a move (which drops nothing above it) only.
     if backend == Backend::Postgres && (truncate_after.is_none() || moves.is_empty()) {
-        return write_one_statement(conn, id, version, state, truncate_after, moves, cap).await;
+        return write_one_statement(conn, &id, read_at, &state, truncate_after, moves, cap).await;
     }
     let mut tx = conn.begin().await?;
-    let done = bind_update(sqlx::query(update_match_sql!()), state, id, version)
+    let done = bind_update(sqlx::query(update_match_sql!()), &state, &id, read_at)
         .execute(&mut *tx)
         .await?;
     if done.rows_affected() != 1 {
@@ -383,33 +517,30 @@ pub async fn write(
     }
     if let Some(after) = truncate_after {
         sqlx::query("DELETE FROM moves WHERE match_id = $1 AND ply > $2")
-            .bind(id)
+            .bind(&id)
             .bind(after)
             .execute(&mut *tx)
             .await?;
     }
-    insert_moves(&mut tx, id, moves).await?;
+    insert_moves(&mut tx, &id, moves).await?;
     if let Some(below) = cap {
         sqlx::query("DELETE FROM moves WHERE match_id = $1 AND ply <= $2")
-            .bind(id)
+            .bind(&id)
             .bind(below)
             .execute(&mut *tx)
             .await?;
     }
     tx.commit().await?;
-    Ok(version + 1)
+    Ok(read_at.next())
 }
-
-type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
 
 /// Binds the parameters of [`update_match_sql`] to `query`.
 fn bind_update<'q>(
     query: AnyQuery<'q>,
-    state: &NewState<'q>,
+    state: &StateColumns<'q>,
     id: &'q str,
-    version: i64,
+    read_at: Version,
 ) -> AnyQuery<'q> {
-    let (undo_seat, undo_ply) = state.undo.unzip();
     query
         .bind(state.code)
         .bind(state.to_move)
@@ -417,25 +548,25 @@ fn bind_update<'q>(
         .bind(state.status)
         .bind(state.winner)
         .bind(state.reason)
-        .bind(undo_seat)
-        .bind(undo_ply)
-        .bind(state.now)
+        .bind(state.undo_seat)
+        .bind(state.undo_ply)
+        .bind(state.updated_at)
         .bind(id)
-        .bind(version)
+        .bind(read_at.get())
 }
 
 /// [`write`] on PostgreSQL as one statement: the guarded update, then the
 /// deletes and inserts, each conditional on the update having found the
-/// match at `version`.
+/// match at `read_at`.
 async fn write_one_statement(
     conn: &mut AnyConnection,
     id: &str,
-    version: i64,
-    state: &NewState<'_>,
+    read_at: Version,
+    state: &StateColumns<'_>,
     truncate_after: Option<i64>,
-    moves: &[MoveRow],
+    moves: &[KeptMove],
     cap: Option<i64>,
-) -> Result<i64, StorageError> {
+) -> Result<Version, StorageError> {
     let mut sql = String::from(concat!(
         "WITH u AS (",
         update_match_sql!(),
@@ -474,64 +605,66 @@ async fn write_one_statement(
             param()
         ));
     }
-    sql.push_str(" SELECT count(*) FROM u");
-    let mut query = bind_update(sqlx::query(&sql), state, id, version);
+    sql.push_str(" SELECT count(*) AS updated FROM u");
+    let mut query = bind_update(sqlx::query(&sql), state, id, read_at);
     if let Some(after) = truncate_after {
         query = query.bind(after);
     }
     for mv in moves {
         query = query
             .bind(mv.ply)
-            .bind(&mv.seat)
-            .bind(&mv.side)
+            .bind(mv.seat.as_str())
+            .bind(mv.side.as_str())
             .bind(&mv.action)
             .bind(&mv.code_before)
             .bind(&mv.code_after)
-            .bind(mv.played_at);
+            .bind(mv.played_at.millis());
     }
     if let Some(below) = cap {
         query = query.bind(below);
     }
     let row = query.fetch_one(&mut *conn).await?;
-    let updated: i64 = row.try_get(0)?;
+    let updated: i64 = row.try_get("updated")?;
     if updated == 1 {
-        Ok(version + 1)
+        Ok(read_at.next())
     } else {
         Err(StorageError::Conflict)
     }
 }
 
-/// Gives an open seat its token, if the match is still at `version` and the
+/// Gives an open seat its token, if the match is still at `read_at` and the
 /// seat still open. Returns the new version.
 ///
 /// # Errors
 ///
 /// [`StorageError::Conflict`] when either has changed; nothing is written.
+#[tracing::instrument(skip(conn, token), fields(id = %id, seat = seat.as_str()))]
 pub async fn take_seat(
     conn: &mut AnyConnection,
-    id: &str,
-    version: i64,
-    seat: &str,
-    token_hash: &str,
-    now: i64,
-) -> Result<i64, StorageError> {
+    id: MatchId,
+    read_at: Version,
+    seat: Seat,
+    token: &SecretHash,
+    now: Timestamp,
+) -> Result<Version, StorageError> {
+    let id = id.to_string();
     let mut tx = conn.begin().await?;
     let bumped = sqlx::query(
         "UPDATE matches SET version = version + 1, updated_at = $1 WHERE id = $2 AND version = $3",
     )
-    .bind(now)
-    .bind(id)
-    .bind(version)
+    .bind(now.millis())
+    .bind(&id)
+    .bind(read_at.get())
     .execute(&mut *tx)
     .await?;
     let taken = sqlx::query(
         "UPDATE seats SET token_hash = $1, joined_at = $2 \
          WHERE match_id = $3 AND seat = $4 AND token_hash IS NULL",
     )
-    .bind(token_hash)
-    .bind(now)
-    .bind(id)
-    .bind(seat)
+    .bind(token.as_str())
+    .bind(now.millis())
+    .bind(&id)
+    .bind(seat.as_str())
     .execute(&mut *tx)
     .await?;
     if bumped.rows_affected() != 1 || taken.rows_affected() != 1 {
@@ -539,5 +672,5 @@ pub async fn take_seat(
         return Err(StorageError::Conflict);
     }
     tx.commit().await?;
-    Ok(version + 1)
+    Ok(read_at.next())
 }

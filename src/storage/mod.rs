@@ -54,6 +54,15 @@ pub enum StorageError {
     /// A guarded write found the row changed since it was read.
     #[error("the match changed since it was read")]
     Conflict,
+    /// A stored row does not make a match: `column` holds `value`, which no
+    /// write of this service makes.
+    #[error("the stored row is corrupt: column {column} holds {value}")]
+    Corrupt {
+        /// The column.
+        column: &'static str,
+        /// What it holds.
+        value: String,
+    },
     /// Any other failure.
     #[error("database error: {0}")]
     Query(#[source] sqlx::Error),

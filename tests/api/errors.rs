@@ -223,7 +223,7 @@ async fn import_errors_locate_the_fault() {
         .await;
     let p = bad_char.problem(400, "invalid-import");
     assert_eq!(p["reason"], "invalid-character");
-    assert_eq!(p["rank"], 8);
+    assert_eq!(p["row"], 7);
     assert_eq!(p["character"], "X");
     assert_eq!(p["offset"], 45);
 

@@ -448,23 +448,27 @@ async fn refusals_name_what_is_wrong(backend: Backend) {
         .is_some_and(|a| a.len() == 224));
     play(&app, &solo, &[]).await.problem(400, "invalid-field");
 
-    // If-Match forms: quoted, weak, bare, a list, `*`; garbage is refused.
+    // If-Match forms: quoted, a list, `*`. Comparison is strong (RFC 9110
+    // §13.1.1): a weak tag never matches. What is no entity tag is refused.
     let v = view(&app, &solo.id).await["version"].as_i64().expect("v");
     let ok = |tag: String| {
         let app = &app;
         let solo = &solo;
         async move { post(app, &solo.id, "undo", Some(&solo.token), Some(&tag), None).await }
     };
-    assert_eq!(ok(format!("W/\"{v}\"")).await.status, 200);
+    let p = ok(format!("W/\"{v}\"")).await.problem(412, "stale-version");
+    assert_eq!(
+        (p["asked"].clone(), p["version"].clone()),
+        (json!([]), json!(v))
+    );
+    assert_eq!(ok(format!("\"{v}\"")).await.status, 200);
     played(&app, &solo, &["h8"]).await;
     assert_eq!(ok(format!("\"0\", \"{}\"", v + 2)).await.status, 200);
     played(&app, &solo, &["h8"]).await;
-    assert_eq!(ok(format!("{}", v + 4)).await.status, 200);
-    played(&app, &solo, &["h8"]).await;
     assert_eq!(ok("*".to_owned()).await.status, 200);
-    ok("yesterday".to_owned())
-        .await
-        .problem(400, "invalid-field");
+    for garbage in ["yesterday", &format!("{}", v + 4)] {
+        ok(garbage.to_owned()).await.problem(400, "invalid-field");
+    }
 
     // Undo offers are for duels; nothing to undo at the start.
     undo(&app, &solo, "undo/accept")

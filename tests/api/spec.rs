@@ -976,7 +976,7 @@ fn the_checker_refuses_what_the_spec_does_not_say() {
         (r#""state":"ongoing""#, r#""state":"won""#),
         (
             r#""spawned":null"#,
-            r#""spawned":{"row":4,"col":0,"value":2}"#,
+            r#""spawned":{"row":4,"column":0,"value":2}"#,
         ),
     ] {
         assert!(

@@ -214,7 +214,11 @@ async fn impossible_imports_name_their_reason() {
         .problem(400, "invalid-import");
     assert_eq!(p["reason"], "invalid-character");
     assert_eq!(
-        (p["row"].clone(), p["col"].clone(), p["character"].clone()),
+        (
+            p["row"].clone(),
+            p["column"].clone(),
+            p["character"].clone()
+        ),
         (json!(0), json!(9), json!("Q"))
     );
     let p = import(&app, with_rows(json!(vec!["X........."; 41])))

@@ -4,11 +4,20 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use qipan_rules::twenty48::{Direction, Position};
+use qipan_rules::twenty48::{Direction, GridError, Position, Setup, Slide};
 use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::helpers::{actions, spawn_app, TestApp, TestResponse};
+
+/// A position from its tiles, score and generator state.
+fn grid(board: [[u32; 4]; 4], score: u64, seed: u64) -> Result<Position, GridError> {
+    Position::from_setup(&Setup {
+        board,
+        score: Some(score),
+        seed,
+    })
+}
 
 /// The new game from seed 42, as the rules module documents it.
 const SEED42: &str = "AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4";
@@ -51,7 +60,7 @@ fn assert_shows(v: &Value, pos: &Position, base: &str) {
     assert_eq!(v["won"], pos.won());
     assert_eq!(v["max_tile"], pos.max_tile());
     assert_eq!(v["seed"], pos.rng_state().to_string());
-    assert_eq!(actions(&v["legal_actions"]), names(&pos.legal_moves()));
+    assert_eq!(actions(&v["legal_actions"]), names(&pos.legal_actions()));
 }
 
 /// The least score a board can have: `Σ max(e−2, 0)·2^e` over its tiles.
@@ -188,13 +197,13 @@ async fn playing_one_move_shows_its_spawn_and_gain() {
     assert_eq!(res.status, 200);
     assert_eq!(res.header("cache-control"), Some(IMMUTABLE));
     let v = res.json();
-    let (next, spawn, gained) = Position::new(42)
+    let (next, Slide { spawn, gained }) = Position::new(42)
         .play_traced(Direction::Left)
         .expect("left is legal");
     assert_shows(&v, &next, &app.base);
     assert_eq!(
         v["spawned"],
-        json!({"row": spawn.row, "col": spawn.col, "value": spawn.value})
+        json!({"row": spawn.row, "column": spawn.col, "value": spawn.value})
     );
     assert_eq!(v["gained"], gained);
     // As the module documentation works it out.
@@ -202,12 +211,12 @@ async fn playing_one_move_shows_its_spawn_and_gain() {
         v["board"],
         json!([[2, 0, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 4, 0]])
     );
-    assert_eq!(v["spawned"], json!({"row": 3, "col": 2, "value": 4}));
+    assert_eq!(v["spawned"], json!({"row": 3, "column": 2, "value": 4}));
     assert_eq!(v["gained"], 0);
 
     // Up merges the two 2s.
     let v = play(&app, SEED42, &["up"]).await.json();
-    let (next, spawn, gained) = Position::new(42).play_traced(Direction::Up).expect("up");
+    let (next, Slide { spawn, gained }) = Position::new(42).play_traced(Direction::Up).expect("up");
     assert_shows(&v, &next, &app.base);
     assert_eq!(gained, 4);
     assert_eq!(v["gained"], 4);
@@ -234,7 +243,7 @@ fn scripted_game(seed: u64, n: usize) -> (Vec<&'static str>, Vec<Position>) {
     let mut moves = Vec::new();
     let mut seen = vec![pos];
     for i in 0..n {
-        let legal = pos.legal_moves();
+        let legal = pos.legal_actions();
         let Some(&d) = (0..4)
             .map(|k| &order[(i + k) % 4])
             .find(|d| legal.contains(d))
@@ -259,13 +268,13 @@ async fn a_batch_ends_where_the_rules_do_and_equals_its_steps() {
     let v = res.json();
     let before = seen[seen.len() - 2];
     let last: Direction = moves[moves.len() - 1].parse().expect("direction");
-    let (end, spawn, gained) = before.play_traced(last).expect("legal");
+    let (end, Slide { spawn, gained }) = before.play_traced(last).expect("legal");
     assert_eq!(end, seen[seen.len() - 1]);
     assert_shows(&v, &end, &app.base);
     assert!(v["score"].as_u64().expect("score") > 0, "{v}");
     assert_eq!(
         v["spawned"],
-        json!({"row": spawn.row, "col": spawn.col, "value": spawn.value})
+        json!({"row": spawn.row, "column": spawn.col, "value": spawn.value})
     );
     assert_eq!(v["gained"], gained);
 
@@ -305,12 +314,12 @@ async fn a_move_that_changes_nothing_is_an_illegal_action() {
     // the rules, so the batch below fails at index 1).
     let (seed, after) = (0..100u64)
         .find_map(|seed| {
-            let next = Position::from_grid(board, 0, seed)
+            let next = grid(board, 0, seed)
                 .expect("board")
                 .play_traced(Direction::Right)
                 .expect("right")
                 .0;
-            (next.legal_moves().len() < 4).then_some((seed, next))
+            (next.legal_actions().len() < 4).then_some((seed, next))
         })
         .expect("some seed blocks a move");
     let v = import(
@@ -341,14 +350,14 @@ async fn a_move_that_changes_nothing_is_an_illegal_action() {
     }
     let blocked = Direction::ALL
         .into_iter()
-        .find(|d| !after.legal_moves().contains(d))
+        .find(|d| !after.legal_actions().contains(d))
         .expect("a blocked move");
     let p = play(&app, &code, &["right", blocked.as_str()])
         .await
         .problem(422, "illegal-action");
     assert_eq!(p["index"], 1, "{p}");
     assert_eq!(p["action"], blocked.as_str());
-    assert_eq!(actions(&p["legal_actions"]), names(&after.legal_moves()));
+    assert_eq!(actions(&p["legal_actions"]), names(&after.legal_actions()));
 }
 
 #[tokio::test]
@@ -363,7 +372,7 @@ async fn a_malformed_move_is_refused_with_its_index() {
         let p = res.problem(422, "malformed-action");
         assert_eq!(p["index"], 1, "{bad:?}: {p}");
         assert_eq!(p["action"], bad);
-        assert_eq!(actions(&p["legal_actions"]), names(&after.legal_moves()));
+        assert_eq!(actions(&p["legal_actions"]), names(&after.legal_actions()));
     }
 }
 
@@ -373,7 +382,7 @@ async fn a_locked_board_is_over_and_refuses_every_move() {
     let res = import(&app, json!({"format": "grid", "board": LOCKED, "seed": 1})).await;
     assert_eq!(res.status, 200);
     let v = res.json();
-    let pos = Position::from_grid(LOCKED, 0, 1).expect("locked board");
+    let pos = grid(LOCKED, 0, 1).expect("locked board");
     assert_shows(&v, &pos, &app.base);
     assert_eq!(
         v["status"],
@@ -400,15 +409,15 @@ async fn a_locked_board_is_over_and_refuses_every_move() {
     // A board one merge from locked: the merge is played, then it is over
     // unless the spawn opened a move.
     let almost = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]];
-    let start = Position::from_grid(almost, least_score(almost), 3).expect("board");
+    let start = grid(almost, least_score(almost), 3).expect("board");
     let v = import(&app, json!({"format": "grid", "board": almost, "seed": 3}))
         .await
         .json();
     assert_eq!(v["code"], start.to_code().as_str());
-    let (after, _, gained) = start.play_traced(Direction::Left).expect("left merges");
+    let (after, Slide { gained, .. }) = start.play_traced(Direction::Left).expect("left merges");
     assert_eq!(gained, 16);
     let res = play(&app, &code_of(&v), &["left", "up"]).await;
-    if after.legal_moves().is_empty() {
+    if after.legal_actions().is_empty() {
         let p = res.problem(409, "game-over");
         assert_eq!(p["index"], 1);
         assert_eq!(p["outcome"]["state"], "over");
@@ -437,7 +446,7 @@ async fn reaching_2048_wins_and_play_goes_on() {
     assert_eq!(w["score"], 2 * 8 * 1024 + 2048);
     assert_eq!(w["status"]["state"], "ongoing");
     assert!(!w["legal_actions"].as_array().expect("legal").is_empty());
-    let expected = Position::from_grid(board, 16384, 9)
+    let expected = grid(board, 16384, 9)
         .expect("board")
         .play_traced(Direction::Left)
         .expect("left")
@@ -461,7 +470,7 @@ async fn grid_import_reads_board_score_and_seed() {
     let v = import(&app, json!({"format": "grid", "board": board, "seed": 77}))
         .await
         .json();
-    let least = Position::from_grid(board, 40, 77).expect("board");
+    let least = grid(board, 40, 77).expect("board");
     assert_shows(&v, &least, &app.base);
     assert_eq!(v["spawned"], Value::Null, "nothing spawns on import");
     assert_eq!(v["gained"], Value::Null);
@@ -481,7 +490,7 @@ async fn grid_import_reads_board_score_and_seed() {
         )
         .await
         .json();
-        let pos = Position::from_grid(board, score, 77).expect("fits");
+        let pos = grid(board, score, 77).expect("fits");
         assert_shows(&v, &pos, &app.base);
         assert_eq!(v["score"], score);
     }
@@ -492,7 +501,7 @@ async fn grid_import_reads_board_score_and_seed() {
         assert_eq!(as_string.status, 200, "{}", as_string.json());
         let v = as_string.json();
         assert_eq!(v["seed"], s);
-        let pos = Position::from_grid(board, 40, n).expect("board");
+        let pos = grid(board, 40, n).expect("board");
         assert_eq!(v["code"], pos.to_code().as_str());
         let as_number = import(&app, json!({"format": "grid", "board": board, "seed": n})).await;
         assert_eq!(as_number.body, as_string.body, "seed {n}");
@@ -506,10 +515,10 @@ async fn grid_import_reads_board_score_and_seed() {
     .await
     .json();
     let w = play(&app, &code_of(&v), &["up"]).await.json();
-    let (next, spawn, gained) = least.play_traced(Direction::Up).expect("up");
+    let (next, Slide { spawn, gained }) = least.play_traced(Direction::Up).expect("up");
     assert_shows(&w, &next, &app.base);
     assert_eq!(w["spawned"]["row"], spawn.row);
-    assert_eq!(w["spawned"]["col"], spawn.col);
+    assert_eq!(w["spawned"]["column"], spawn.col);
     assert_eq!(w["gained"], gained);
 }
 
@@ -581,7 +590,7 @@ async fn every_import_error_names_its_field_and_reason() {
         assert_eq!(p["reason"], "invalid-tile", "{p}");
         assert_eq!(p["field"], "board");
         assert_eq!(p["row"], row);
-        assert_eq!(p["col"], col);
+        assert_eq!(p["column"], col);
         assert_eq!(p["value"], value);
     }
 
@@ -718,12 +727,12 @@ async fn every_code_error_has_its_reason() {
         (
             with(&|b| set_cell(b, 1, 2, 18)),
             "tile-out-of-range",
-            vec![("row", json!(1)), ("col", json!(2))],
+            vec![("row", json!(1)), ("column", json!(2))],
         ),
         (
             with(&|b| set_cell(b, 3, 3, 31)),
             "tile-out-of-range",
-            vec![("row", json!(3)), ("col", json!(3))],
+            vec![("row", json!(3)), ("column", json!(3))],
         ),
         (with(&|b| b[1..11].fill(0)), "no-tiles", vec![]),
         (

@@ -303,6 +303,30 @@ impl Reason for AnyIllegal {
     }
 }
 
+impl From<Side> for AnyPlayer {
+    fn from(side: Side) -> AnyPlayer {
+        AnyPlayer::Xiangqi(side)
+    }
+}
+
+impl From<Stone> for AnyPlayer {
+    fn from(stone: Stone) -> AnyPlayer {
+        AnyPlayer::Gomoku(stone)
+    }
+}
+
+impl From<quoridor::Player> for AnyPlayer {
+    fn from(player: quoridor::Player) -> AnyPlayer {
+        AnyPlayer::Quoridor(player)
+    }
+}
+
+impl From<Solo> for AnyPlayer {
+    fn from(solo: Solo) -> AnyPlayer {
+        AnyPlayer::Solo(solo)
+    }
+}
+
 impl From<xiangqi::Position> for AnyPosition {
     fn from(p: xiangqi::Position) -> Self {
         AnyPosition::Xiangqi(p)

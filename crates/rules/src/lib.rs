@@ -227,6 +227,18 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// Every reason, in a stable order.
+    pub const ALL: [EndReason; 8] = [
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::FiveInARow,
+        EndReason::BoardFull,
+        EndReason::NoMoves,
+        EndReason::BlockOut,
+        EndReason::LockOut,
+        EndReason::ReachedGoal,
+    ];
+
     /// The reason's stable kebab-case name.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -239,6 +251,32 @@ impl EndReason {
             EndReason::LockOut => "lock-out",
             EndReason::ReachedGoal => "reached-goal",
         }
+    }
+}
+
+/// A text that names no end reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown end reason {name:?}")]
+pub struct ParseEndReasonError {
+    /// The text given.
+    pub name: String,
+}
+
+impl Reason for ParseEndReasonError {
+    fn reason(&self) -> &'static str {
+        "unknown-end-reason"
+    }
+}
+
+impl FromStr for EndReason {
+    type Err = ParseEndReasonError;
+
+    /// Reads the name [`EndReason::as_str`] writes.
+    fn from_str(s: &str) -> Result<EndReason, ParseEndReasonError> {
+        EndReason::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| ParseEndReasonError { name: s.to_owned() })
     }
 }
 

@@ -1197,7 +1197,7 @@ fn a_well_formed_fen_of_an_impossible_position_is_refused() {
 #[test]
 fn every_point_is_checked_against_the_placement_rules() {
     let palace_files = |f: u8| (3..=5).contains(&f);
-    let even_file = |f: u8| f % 2 == 0;
+    let even_file = |f: u8| f.is_multiple_of(2);
     let on = |points: &'static [&'static str]| {
         move |f: u8, r: u8| points.iter().any(|p| pt(p) == (9 - r) * 9 + f)
     };

@@ -452,8 +452,8 @@ proptest! {
                 let mover = pos.piece_at(m.from);
                 prop_assert_eq!(mover.map(|p| p.side), Some(pos.turn()), "{}", m);
                 let victim = pos.piece_at(m.to);
-                prop_assert!(victim.map_or(true, |v| v.side != pos.turn()), "{} takes its own", m);
-                prop_assert!(victim.map_or(true, |v| v.role != Role::General), "{} takes a general", m);
+                prop_assert!(victim.is_none_or(|v| v.side != pos.turn()), "{} takes its own", m);
+                prop_assert!(victim.is_none_or(|v| v.role != Role::General), "{} takes a general", m);
                 let next = pos
                     .play(m)
                     .unwrap_or_else(|e| panic!("{m} is in legal_moves of {pos:?} but: {e}"));

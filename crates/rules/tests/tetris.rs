@@ -1071,7 +1071,7 @@ fn spec_code(
             put(1, u64::from(ch == 'X'));
         }
     }
-    while bits.len() % 8 != 0 {
+    while !bits.len().is_multiple_of(8) {
         bits.push('0');
     }
     let bytes: Vec<u8> = bits

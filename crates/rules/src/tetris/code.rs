@@ -130,7 +130,7 @@ struct Writer {
 impl Writer {
     fn put(&mut self, width: u32, value: u64) {
         for i in (0..width).rev() {
-            if self.bits % 8 == 0 {
+            if self.bits.is_multiple_of(8) {
                 self.bytes.push(0);
             }
             if value >> i & 1 == 1 {

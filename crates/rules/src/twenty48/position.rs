@@ -228,7 +228,7 @@ impl Position {
             return Err(GridError::NoTiles);
         }
         let (min, max) = score_bounds(board);
-        if score < min || score > max || score % 4 != 0 {
+        if score < min || score > max || !score.is_multiple_of(4) {
             return Err(GridError::ImpossibleScore { score, min, max });
         }
         // max < 16 · 16 · 2^17 = 2^25, so the score fits.

@@ -6,14 +6,17 @@
 //! registered in `startup.rs`; anything else that leaves as a plain error
 //! response is rewritten by [`render_plain_errors`].
 
-use actix_web::body::{BoxBody, MessageBody};
+use actix_web::body::MessageBody;
 use actix_web::dev::ServiceResponse;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::middleware::ErrorHandlerResponse;
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use serde::Serialize;
-use serde_json::{Map, Value};
+
+use crate::wire::problem::{AllowMembers, LimitMembers, Members, SyntaxMembers};
+
+mod mapping;
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -290,53 +293,75 @@ impl ProblemKind {
     }
 }
 
-/// One problem, ready to send: a kind, a detail and extension members.
+/// One problem, ready to send: a kind, a detail and its typed extension
+/// members.
 #[derive(Debug)]
 pub struct Problem {
     /// The kind, giving `type`, `title` and `status`.
     pub kind: ProblemKind,
     /// What went wrong with this request, in a sentence.
     pub detail: String,
-    /// Extension members (`field`, `offset`, `index`, `legal_actions`, …).
-    pub extensions: Map<String, Value>,
+    /// The kind's extension members.
+    pub members: Members,
+}
+
+/// The JSON body of a problem.
+#[derive(Serialize)]
+struct Body<'a> {
+    #[serde(rename = "type")]
+    type_uri: String,
+    title: &'static str,
+    status: u16,
+    detail: &'a str,
+    #[serde(flatten)]
+    members: &'a Members,
 }
 
 impl Problem {
     /// A problem with no extension members.
     pub fn new(kind: ProblemKind, detail: impl Into<String>) -> Problem {
+        Problem::with(kind, detail, Members::None {})
+    }
+
+    /// A problem with its extension members.
+    pub fn with(kind: ProblemKind, detail: impl Into<String>, members: Members) -> Problem {
         Problem {
             kind,
             detail: detail.into(),
-            extensions: Map::new(),
+            members,
         }
     }
 
-    /// Adds an extension member.
-    pub fn with(mut self, key: &str, value: impl Serialize) -> Problem {
-        let value = serde_json::to_value(value).unwrap_or(Value::Null);
-        self.extensions.insert(key.to_owned(), value);
-        self
-    }
-
-    /// The JSON body.
-    pub fn body(&self, instance: Option<&str>) -> Value {
-        let mut body = Map::new();
-        body.insert("type".into(), Value::from(self.kind.type_uri()));
-        body.insert("title".into(), Value::from(self.kind.title()));
-        body.insert("status".into(), Value::from(self.kind.status().as_u16()));
-        body.insert("detail".into(), Value::from(self.detail.clone()));
-        if let Some(instance) = instance {
-            body.insert("instance".into(), Value::from(instance));
-        }
-        for (k, v) in &self.extensions {
-            body.insert(k.clone(), v.clone());
-        }
-        Value::Object(body)
+    /// The JSON body, with `status` as given (the kind's, unless actix
+    /// answered another).
+    fn body(&self, status: StatusCode) -> String {
+        let body = Body {
+            type_uri: self.kind.type_uri(),
+            title: self.kind.title(),
+            status: status.as_u16(),
+            detail: &self.detail,
+            members: &self.members,
+        };
+        serde_json::to_string(&body).unwrap_or_else(|e| {
+            // Members are plain structs of strings and numbers; should one
+            // ever fail, the problem still goes out, without them.
+            tracing::error!(error = %e, "a problem's members failed to serialize");
+            format!(
+                "{{\"type\":\"{}\",\"title\":\"{}\",\"status\":{}}}",
+                self.kind.type_uri(),
+                self.kind.title(),
+                status.as_u16()
+            )
+        })
     }
 
     /// The full response.
     pub fn response(&self) -> HttpResponse {
-        let mut builder = HttpResponse::build(self.kind.status());
+        self.response_with(self.kind.status())
+    }
+
+    fn response_with(&self, status: StatusCode) -> HttpResponse {
+        let mut builder = HttpResponse::build(status);
         builder.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
         builder.insert_header((header::CACHE_CONTROL, "no-store"));
         match self.kind {
@@ -348,11 +373,10 @@ impl Problem {
             }
             _ => {}
         }
-        if let Some(Value::Array(allow)) = self.extensions.get("allow") {
-            let allow: Vec<&str> = allow.iter().filter_map(Value::as_str).collect();
+        if let Members::Allow(AllowMembers { allow }) = &self.members {
             builder.insert_header((header::ALLOW, allow.join(", ")));
         }
-        builder.body(self.body(None).to_string())
+        builder.body(self.body(status))
     }
 }
 
@@ -407,29 +431,30 @@ impl ResponseError for ApiError {
 pub fn json_error(err: actix_web::error::JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
     use actix_web::error::JsonPayloadError as E;
     let problem = match &err {
-        E::OverflowKnownLength { length, limit } => Problem::new(
+        E::OverflowKnownLength { length, limit } => Problem::with(
             ProblemKind::BodyTooLarge,
             format!("the body has {length} bytes, at most {limit} are accepted"),
-        )
-        .with("limit", limit),
-        E::Overflow { limit } => Problem::new(
+            Members::Limit(LimitMembers { limit: *limit }),
+        ),
+        E::Overflow { limit } => Problem::with(
             ProblemKind::BodyTooLarge,
             format!("the body is larger than {limit} bytes"),
-        )
-        .with("limit", limit),
+            Members::Limit(LimitMembers { limit: *limit }),
+        ),
         E::ContentType => Problem::new(
             ProblemKind::UnsupportedMediaType,
             "send the body as JSON with Content-Type: application/json",
         ),
         E::Deserialize(e) => {
-            let p = Problem::new(
-                ProblemKind::MalformedBody,
-                format!("the body is not valid here: {e}"),
-            );
+            let detail = format!("the body is not valid here: {e}");
             if e.is_data() {
-                p
+                Problem::new(ProblemKind::MalformedBody, detail)
             } else {
-                p.with("line", e.line()).with("column", e.column())
+                let at = SyntaxMembers {
+                    line: e.line(),
+                    column: e.column(),
+                };
+                Problem::with(ProblemKind::MalformedBody, detail, Members::Syntax(at))
             }
         }
         other => Problem::new(
@@ -468,7 +493,7 @@ pub fn method_not_allowed(
 ) -> impl Fn(HttpRequest) -> std::future::Ready<HttpResponse> + Clone {
     move |req: HttpRequest| {
         std::future::ready(
-            Problem::new(
+            Problem::with(
                 ProblemKind::MethodNotAllowed,
                 format!(
                     "{} does not take {}; it takes {}",
@@ -476,8 +501,8 @@ pub fn method_not_allowed(
                     req.method(),
                     allow.join(", ")
                 ),
+                Members::Allow(AllowMembers { allow }),
             )
-            .with("allow", allow)
             .response(),
         )
     }
@@ -517,14 +542,10 @@ pub fn render_plain_errors<B: MessageBody + 'static>(
         .error()
         .map(|e| e.to_string())
         .unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_owned());
-    let problem = Problem::new(kind, detail);
-    let mut body = problem.body(None);
-    body["status"] = Value::from(status.as_u16());
+    let response = Problem::new(kind, detail)
+        .response_with(status)
+        .map_into_boxed_body();
     let (req, _) = res.into_parts();
-    let response = HttpResponse::build(status)
-        .insert_header((header::CONTENT_TYPE, PROBLEM_JSON))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .body(BoxBody::new(body.to_string()));
     Ok(ErrorHandlerResponse::Response(
         ServiceResponse::new(req, response).map_into_right_body::<B>(),
     ))

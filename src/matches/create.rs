@@ -1,0 +1,271 @@
+//! New matches and new seats: `create`, `join` and `fork`.
+
+use qipan_rules::AnyPosition;
+
+use super::read::{match_url, render, Shown};
+use super::{
+    seat_of, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Parent, Seat,
+    SeatSlot, Secret, Timestamp, Token, Version,
+};
+use crate::games;
+use crate::storage::matches as store;
+use crate::storage::StorageError;
+use crate::wire::matches::{CreateRequest, ForkRequest, InviteView, ModeName};
+use crate::wire::StartQuery;
+
+impl Matches {
+    /// `POST /v1/matches`
+    ///
+    /// # Errors
+    ///
+    /// `UnknownGame`, `FromWithStart`, `SoloOnly`, `UnknownSeat`; the
+    /// game's refusal of a code, variant, seed or size; storage errors.
+    #[tracing::instrument(skip_all, fields(game = %req.game))]
+    pub async fn create(&self, req: &CreateRequest, base: &str) -> Result<Outcome, MatchError> {
+        let kind = games::kind(&req.game).map_err(|_| MatchError::UnknownGame(req.game.clone()))?;
+        let position = match &req.from {
+            Some(code) => {
+                if req.variant.is_some() || req.seed.is_some() || req.size.is_some() {
+                    return Err(MatchError::FromWithStart);
+                }
+                games::decode(kind, code, "from")?
+            }
+            None => {
+                let query = StartQuery {
+                    variant: req.variant.clone(),
+                    seed: req.seed,
+                    size: req.size,
+                };
+                games::start(kind, &query)?.0
+            }
+        };
+        let mode = match req.mode {
+            Some(ModeName::Duel) => Mode::Duel,
+            Some(ModeName::Solo) => Mode::Solo,
+            None if kind.players().len() > 1 => Mode::Duel,
+            None => Mode::Solo,
+        };
+        if mode == Mode::Duel && kind.players().len() < 2 {
+            return Err(MatchError::SoloOnly(kind));
+        }
+        let all = Seat::all(kind, mode);
+        let mine = match (&req.seat, mode) {
+            (Some(name), _) => Seat::parse(kind, name)
+                .filter(|s| all.contains(s))
+                .ok_or_else(|| MatchError::UnknownSeat {
+                    given: name.clone(),
+                    seats: all.iter().map(|s| s.as_str()).collect(),
+                })?,
+            (None, Mode::Duel) => Seat::Side(position.to_move()),
+            (None, Mode::Solo) => Seat::Solo,
+        };
+        let id = MatchId::random();
+        let now = Timestamp::now();
+        let token = Secret::token()?;
+        let mut seats = Vec::with_capacity(all.len());
+        let mut invites = Vec::new();
+        for seat in all {
+            if seat == mine {
+                seats.push(SeatSlot {
+                    seat,
+                    token: Some(token.hash()),
+                    invite: None,
+                    joined_at: Some(now),
+                });
+            } else {
+                let invite = Secret::invite()?;
+                seats.push(SeatSlot {
+                    seat,
+                    token: None,
+                    invite: Some(invite.hash()),
+                    joined_at: None,
+                });
+                invites.push(InviteView {
+                    seat: seat.as_str(),
+                    url: format!("{}/join?invite={}", match_url(base, id), invite.expose()),
+                    invite: invite.expose().to_owned(),
+                });
+            }
+        }
+        let m = new_match(id, kind, mode, position, 0, None, now);
+        store::insert(&mut *self.db.acquire().await?, &m, &seats, &[]).await?;
+        let shown = Shown {
+            seat: mine,
+            token: &token,
+            invites,
+        };
+        Ok(Outcome {
+            view: render(&m, &seats, None, base, Some(shown))?,
+            id,
+            version: m.version,
+        })
+    }
+
+    /// `POST /v1/matches/{id}/join`
+    ///
+    /// # Errors
+    ///
+    /// `NoInvite`, `InvalidInvite`, `SeatTaken`; storage errors.
+    #[tracing::instrument(skip(self, invite, base))]
+    pub async fn join(
+        &self,
+        id: MatchId,
+        invite: Option<&str>,
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        let invite = Secret::presented(invite.ok_or(MatchError::NoInvite)?);
+        // A lost race is read again: the seat may have been taken meanwhile.
+        for _ in 0..3 {
+            let mut conn = self.db.acquire().await?;
+            let (mut m, mut seats) = Self::load(&mut conn, id).await?;
+            // Every seat is compared, so the time taken does not tell which.
+            let mut found = None;
+            for (i, s) in seats.iter().enumerate() {
+                if s.invite
+                    .as_ref()
+                    .is_some_and(|stored| invite.matches(stored))
+                {
+                    found = Some(i);
+                }
+            }
+            let i = found.ok_or(MatchError::InvalidInvite)?;
+            if seats[i].token.is_some() {
+                return Err(MatchError::SeatTaken(seats[i].seat));
+            }
+            let token = Secret::token()?;
+            let now = Timestamp::now();
+            match store::take_seat(&mut conn, id, m.version, seats[i].seat, &token.hash(), now)
+                .await
+            {
+                Err(StorageError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+                Ok(version) => {
+                    m.version = version;
+                    m.updated_at = now;
+                    seats[i].token = Some(token.hash());
+                    seats[i].joined_at = Some(now);
+                    let shown = Shown {
+                        seat: seats[i].seat,
+                        token: &token,
+                        invites: Vec::new(),
+                    };
+                    return Ok(Outcome {
+                        view: render(&m, &seats, None, base, Some(shown))?,
+                        id,
+                        version,
+                    });
+                }
+            }
+        }
+        Err(MatchError::Conflict)
+    }
+
+    /// `POST /v1/matches/{id}/fork`
+    ///
+    /// # Errors
+    ///
+    /// `NoToken`/`NotASeat` for a match being played without a seat token,
+    /// `PlyNotKept`; storage errors.
+    #[tracing::instrument(skip(self, token, req, base))]
+    pub async fn fork(
+        &self,
+        id: MatchId,
+        token: &Token,
+        req: &ForkRequest,
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (parent, seats) = Self::load(&mut conn, id).await?;
+        if parent.status.is_ongoing() {
+            seat_of(&seats, token)?;
+        }
+        // The position and the history to copy, from one snapshot.
+        let (parent, history) = Self::load_history(&mut conn, id).await?;
+        let ply = req.ply.unwrap_or(parent.ply);
+        let code = if ply == parent.ply {
+            Some(parent.code.clone())
+        } else {
+            history
+                .iter()
+                .find(|mv| mv.ply == ply)
+                .map(|mv| mv.code_after.clone())
+                .or_else(|| {
+                    history
+                        .iter()
+                        .find(|mv| Some(mv.ply) == ply.checked_add(1))
+                        .map(|mv| mv.code_before.clone())
+                })
+        };
+        let Some(code) = code else {
+            return Err(MatchError::PlyNotKept {
+                ply,
+                oldest: history.first().map_or(parent.ply, |mv| mv.ply - 1),
+                latest: parent.ply,
+            });
+        };
+        let position =
+            AnyPosition::from_code(parent.game, &code).map_err(|_| StorageError::Corrupt {
+                column: "moves.code_before",
+                value: code.clone(),
+            })?;
+        let child = MatchId::random();
+        let now = Timestamp::now();
+        let token = Secret::token()?;
+        let from = Parent { id: parent.id, ply };
+        let m = new_match(
+            child,
+            parent.game,
+            Mode::Solo,
+            position,
+            ply,
+            Some(from),
+            now,
+        );
+        let seats = [SeatSlot {
+            seat: Seat::Solo,
+            token: Some(token.hash()),
+            invite: None,
+            joined_at: Some(now),
+        }];
+        let moves: Vec<_> = history.into_iter().filter(|mv| mv.ply <= ply).collect();
+        store::insert(&mut conn, &m, &seats, &moves).await?;
+        drop(conn);
+        let shown = Shown {
+            seat: Seat::Solo,
+            token: &token,
+            invites: Vec::new(),
+        };
+        Ok(Outcome {
+            view: render(&m, &seats, None, base, Some(shown))?,
+            id: child,
+            version: m.version,
+        })
+    }
+}
+
+/// A match as it is first written.
+fn new_match(
+    id: MatchId,
+    game: qipan_rules::GameKind,
+    mode: Mode,
+    position: AnyPosition,
+    ply: i64,
+    parent: Option<Parent>,
+    now: Timestamp,
+) -> Match {
+    Match {
+        id,
+        game,
+        mode,
+        code: position.to_code(),
+        to_move: position.to_move(),
+        status: MatchStatus::of(position.status()),
+        position,
+        ply,
+        version: Version::FIRST,
+        undo: None,
+        parent,
+        created_at: now,
+        updated_at: now,
+    }
+}

@@ -1,0 +1,146 @@
+//! What can go wrong with a match request, as data. `crate::problem` turns
+//! each into its problem.
+
+use qipan_rules::GameKind;
+
+use super::domain::{MatchStatus, Seat, UndoOffer, Version, HISTORY_CAP};
+use super::id::{MatchId, NoRandomness};
+use crate::games::GameError;
+use crate::storage::StorageError;
+
+/// A request the match API refuses, or could not carry out.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The service runs without a database.
+    #[error("this service runs without a database (--database-url none): only the stateless API is served")]
+    Disabled,
+    /// No match has this id.
+    #[error("no match has the id {0}")]
+    UnknownMatch(MatchId),
+    /// No seat token was sent.
+    #[error("this request needs a seat token: Authorization: Bearer <token>")]
+    NoToken,
+    /// The token is not one of this match's seats'.
+    #[error("the bearer token is not a seat token of this match")]
+    NotASeat,
+    /// `If-Match` names a version the match is no longer at (`current` is
+    /// `None` when the version moved on during the request).
+    #[error("{}; {}", asked_for(asked), match current { Some(v) => format!("the match is at version {v}"), None => "the match has moved on".to_owned() })]
+    Stale {
+        /// The versions asked for.
+        asked: Vec<Version>,
+        /// The version now, when known.
+        current: Option<Version>,
+    },
+    /// Another write landed first; nothing of this one was written.
+    #[error("another write to this match landed first; nothing of this request was written")]
+    Conflict,
+    /// The match has ended.
+    #[error("{refused}: the match is over ({})", status.view().phrase())]
+    Finished {
+        /// What cannot be done.
+        refused: &'static str,
+        /// How it ended.
+        status: MatchStatus,
+    },
+    /// The game refused the request (a code, a start, an action).
+    #[error(transparent)]
+    Game(GameError),
+    /// The game named at creation is not one of qipan's.
+    #[error("there is no game {0:?}")]
+    UnknownGame(String),
+    /// `from` was combined with start parameters.
+    #[error("`from` is a whole position: it cannot be combined with variant, seed or size")]
+    FromWithStart,
+    /// A duel was asked for a one-player game.
+    #[error("{0} has one player: its matches are solo")]
+    SoloOnly(GameKind),
+    /// The creator asked for a seat the match does not have.
+    #[error("there is no seat {given:?} in this match; the seats are {}", seats.join(", "))]
+    UnknownSeat {
+        /// The seat named.
+        given: String,
+        /// The seats there are.
+        seats: Vec<&'static str>,
+    },
+    /// A join without an invite.
+    #[error("send the invite, as {{\"invite\": \"…\"}} or ?invite=")]
+    NoInvite,
+    /// An invite that is not one of this match's.
+    #[error("this invite is not one of this match's")]
+    InvalidInvite,
+    /// The invited seat has been taken.
+    #[error("the seat {} has been taken", .0.as_str())]
+    SeatTaken(Seat),
+    /// No kept move to take back.
+    #[error("{why}")]
+    NothingToUndo {
+        /// The match's ply.
+        ply: i64,
+        /// Why.
+        why: String,
+    },
+    /// The other seat's takeback offer stands.
+    #[error("{} has offered a takeback; accept or decline it first", .0.seat.as_str())]
+    UndoPending(UndoOffer),
+    /// No takeback is on offer.
+    #[error("no takeback is on offer in this match")]
+    NoUndoOffer,
+    /// A seat tried to accept its own offer.
+    #[error("{} made this offer: the other seat accepts it (or withdraw it with /undo/decline)", .0.as_str())]
+    OwnUndoOffer(Seat),
+    /// A takeback answer in a solo match.
+    #[error("a solo match has no takeback offers: /undo takes the last move back at once")]
+    NotADuel,
+    /// A fork at a ply that is not kept.
+    #[error("ply {ply} is not kept: this match can be forked from ply {oldest} to {latest}")]
+    PlyNotKept {
+        /// The ply asked for.
+        ply: i64,
+        /// The oldest that can be.
+        oldest: i64,
+        /// The match's ply.
+        latest: i64,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// A view failed to serialize (a bug).
+    #[error("a match view failed to serialize: {0}")]
+    Render(#[source] serde_json::Error),
+    /// No randomness for a secret.
+    #[error(transparent)]
+    NoRandomness(#[from] NoRandomness),
+}
+
+impl From<GameError> for MatchError {
+    fn from(e: GameError) -> MatchError {
+        MatchError::Game(e)
+    }
+}
+
+impl MatchError {
+    /// Nothing to take back.
+    pub fn nothing_to_undo(ply: i64, why: impl Into<String>) -> MatchError {
+        MatchError::NothingToUndo {
+            ply,
+            why: why.into(),
+        }
+    }
+
+    /// How many moves a match keeps (for `nothing-to-undo`).
+    pub const KEPT: i64 = HISTORY_CAP;
+}
+
+fn asked_for(versions: &[Version]) -> String {
+    if versions.is_empty() {
+        // Only weak tags, or tags that are no version: nothing can match.
+        return "If-Match names no version (a version is a strong entity tag such as \"7\"; weak tags never match)".to_owned();
+    }
+    let list = versions
+        .iter()
+        .map(Version::to_string)
+        .collect::<Vec<_>>()
+        .join(" or ");
+    format!("If-Match asks for version {list}")
+}

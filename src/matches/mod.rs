@@ -1,0 +1,166 @@
+//! Persisted matches: seats and their tokens, the kept history, takebacks,
+//! resignation and forks.
+//!
+//! - [`domain`]: the typed match (status, seats, offers, versions).
+//! - [`id`]: match ids, seat tokens and invites, and their hashes.
+//! - [`create`]: new matches: create, join, fork.
+//! - [`moves`]: what seats do to a match: play, undo, takebacks, resign.
+//! - [`read`]: the match view and its history.
+//! - [`error`]: [`MatchError`], turned into problems at the edge.
+//!
+//! Each operation reads the match, decides with the rules (through
+//! [`crate::games`]) and writes once, guarded by the version it read
+//! (`storage::matches::write`); the HTTP layer only parses and maps.
+
+mod create;
+pub mod domain;
+mod error;
+pub mod id;
+mod moves;
+mod read;
+
+pub use domain::{
+    KeptMove, Match, MatchEnd, MatchStatus, Mode, Parent, Seat, SeatSlot, Timestamp, UndoOffer,
+    Version, HISTORY_CAP,
+};
+pub use error::MatchError;
+pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
+
+use sqlx::AnyConnection;
+
+use crate::storage::{Database, StorageError};
+
+/// A request's seat token, if it sent one (`Authorization: Bearer …`).
+#[derive(Debug, Clone)]
+pub struct Token(pub Option<Secret>);
+
+/// What `If-Match` asks of a write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Precondition {
+    /// No `If-Match`, or `*`.
+    Any,
+    /// One of these versions (an `If-Match` list names several).
+    OneOf(Vec<Version>),
+}
+
+impl Precondition {
+    /// Refuses a match whose version the precondition does not name.
+    ///
+    /// # Errors
+    ///
+    /// [`MatchError::Stale`].
+    pub fn check(&self, m: &Match) -> Result<(), MatchError> {
+        match self {
+            Precondition::OneOf(asked) if !asked.contains(&m.version) => Err(MatchError::Stale {
+                asked: asked.clone(),
+                current: Some(m.version),
+            }),
+            Precondition::Any | Precondition::OneOf(_) => Ok(()),
+        }
+    }
+}
+
+/// What an operation answers: the match view, its id and version.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The match view, serialized.
+    pub view: Vec<u8>,
+    /// The match id.
+    pub id: MatchId,
+    /// The version now.
+    pub version: Version,
+}
+
+/// The persisted-match service.
+#[derive(Debug, Clone)]
+pub struct Matches {
+    db: Database,
+}
+
+impl Matches {
+    /// The service over a database.
+    pub fn new(db: Database) -> Matches {
+        Matches { db }
+    }
+
+    /// A match and its seats.
+    async fn load(
+        conn: &mut AnyConnection,
+        id: MatchId,
+    ) -> Result<(Match, Vec<SeatSlot>), MatchError> {
+        crate::storage::matches::load(conn, id)
+            .await?
+            .ok_or(MatchError::UnknownMatch(id))
+    }
+
+    /// A match and its kept moves, from one snapshot.
+    async fn load_history(
+        conn: &mut AnyConnection,
+        id: MatchId,
+    ) -> Result<(Match, Vec<KeptMove>), MatchError> {
+        crate::storage::matches::with_history(conn, id)
+            .await?
+            .ok_or(MatchError::UnknownMatch(id))
+    }
+
+    /// Loads a match for a write by a seat: the token must be one of its
+    /// seats', and `If-Match` must name its version.
+    async fn load_seated(
+        conn: &mut AnyConnection,
+        id: MatchId,
+        token: &Token,
+        pre: &Precondition,
+    ) -> Result<(Match, Vec<SeatSlot>, Seat), MatchError> {
+        let (m, seats) = Self::load(conn, id).await?;
+        let seat = seat_of(&seats, token)?;
+        pre.check(&m)?;
+        Ok((m, seats, seat))
+    }
+
+    /// Writes `m` as it now stands (the caller has set `updated_at`),
+    /// mapping a lost race to `stale-version` when the caller named a
+    /// version and `write-conflict` otherwise. `m.version` is the version
+    /// read; it is the new one afterwards.
+    async fn write(
+        &self,
+        conn: &mut AnyConnection,
+        m: &mut Match,
+        pre: &Precondition,
+        truncate_after: Option<i64>,
+        moves: &[KeptMove],
+    ) -> Result<(), MatchError> {
+        let backend = self.db.backend();
+        match crate::storage::matches::write(conn, backend, m.version, m, truncate_after, moves)
+            .await
+        {
+            Ok(version) => {
+                m.version = version;
+                Ok(())
+            }
+            Err(StorageError::Conflict) => match pre {
+                // Whatever the version is now, it is not the one read.
+                Precondition::OneOf(asked) => Err(MatchError::Stale {
+                    asked: asked.clone(),
+                    current: None,
+                }),
+                Precondition::Any => Err(MatchError::Conflict),
+            },
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// The seat whose token the request carries. Every seat is compared, so
+/// the time taken does not tell which.
+fn seat_of(seats: &[SeatSlot], token: &Token) -> Result<Seat, MatchError> {
+    let presented = token.0.as_ref().ok_or(MatchError::NoToken)?;
+    let mut found = None;
+    for s in seats {
+        if let Some(stored) = &s.token {
+            if presented.matches(stored) {
+                found = Some(s.seat);
+            }
+        }
+    }
+    found.ok_or(MatchError::NotASeat)
+}

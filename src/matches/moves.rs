@@ -1,0 +1,241 @@
+//! What seats do to a match: play, undo (at once in a solo match, offered
+//! in a duel), answer a takeback offer, resign.
+
+use qipan_rules::AnyPosition;
+use sqlx::AnyConnection;
+
+use super::read::render;
+use super::{
+    KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Precondition, Seat,
+    Timestamp, Token, UndoOffer, HISTORY_CAP,
+};
+use crate::games::{self, Batch};
+use crate::storage::matches as store;
+use crate::storage::{Backend, StorageError};
+
+impl Matches {
+    /// `POST /v1/matches/{id}/play`
+    ///
+    /// # Errors
+    ///
+    /// `NoToken`/`NotASeat`, `Stale`, `Finished`, the game's refusal of an
+    /// action (`NotYourTurn` among them), `Conflict`; storage errors.
+    #[tracing::instrument(skip(self, token, pre, actions, base), fields(actions = actions.len()))]
+    pub async fn play(
+        &self,
+        id: MatchId,
+        token: &Token,
+        pre: Precondition,
+        actions: &[String],
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        // On SQLite the one connection is not held while the rules run (the
+        // version guards the write); on PostgreSQL it is, as each return to
+        // the pool costs a round trip.
+        let mut held = (self.db.backend() == Backend::Postgres).then_some(conn);
+        if !m.status.is_ongoing() {
+            return Err(MatchError::Finished {
+                refused: "no action can be played",
+                status: m.status,
+            });
+        }
+        let only = match (m.mode, seat) {
+            (Mode::Duel, Seat::Side(side)) => Some(side),
+            (Mode::Duel, Seat::Solo) | (Mode::Solo, _) => None,
+        };
+        let batch = Batch { only, record: true };
+        let played = games::play(&m.position, actions, batch, base)?;
+        let now = Timestamp::now();
+        let first = m.ply + 1;
+        let skip = played.plies.len().saturating_sub(HISTORY_CAP as usize);
+        let kept: Vec<KeptMove> = played
+            .plies
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .map(|(i, p)| KeptMove {
+                ply: first + i as i64,
+                seat,
+                side: p.side,
+                action: p.action.clone(),
+                code_before: p.code_before.clone(),
+                code_after: p.code_after.clone(),
+                played_at: now,
+            })
+            .collect();
+        let ply = m.ply + played.plies.len() as i64;
+        // A move withdraws any takeback offer.
+        m.set_position(played.position, played.code, ply);
+        m.updated_at = now;
+        let mut conn = match held.take() {
+            Some(conn) => conn,
+            None => self.db.acquire().await?,
+        };
+        self.write(&mut conn, &mut m, &pre, None, &kept).await?;
+        drop(conn);
+        Ok(Outcome {
+            view: render(&m, &seats, Some(&played.view), base, None)?,
+            id,
+            version: m.version,
+        })
+    }
+
+    /// `POST /v1/matches/{id}/undo`: a solo match takes its last move back
+    /// at once (answers `true`); a duel seat offers to take its last move
+    /// back (answers `false`).
+    ///
+    /// # Errors
+    ///
+    /// `NoToken`/`NotASeat`, `Stale`, `Finished` (resigned, or a finished
+    /// duel), `NothingToUndo`, `UndoPending`, `Conflict`; storage errors.
+    #[tracing::instrument(skip(self, token, pre, base))]
+    pub async fn undo(
+        &self,
+        id: MatchId,
+        token: &Token,
+        pre: Precondition,
+        base: &str,
+    ) -> Result<(Outcome, bool), MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        if m.mode == Mode::Solo {
+            if m.status.is_resigned() {
+                return Err(MatchError::Finished {
+                    refused: "a resigned match cannot be undone",
+                    status: m.status,
+                });
+            }
+            let ply = m.ply - 1;
+            self.go_back(&mut conn, &mut m, &pre, ply, "no kept move to take back")
+                .await?;
+            drop(conn);
+            return Ok((Self::outcome(&m, &seats, base)?, true));
+        }
+        if !m.status.is_ongoing() {
+            return Err(MatchError::Finished {
+                refused: "no takeback can be offered",
+                status: m.status,
+            });
+        }
+        if let Some(offer) = m.undo {
+            if offer.seat != seat {
+                return Err(MatchError::UndoPending(offer));
+            }
+            // The same seat asking again: the offer stands.
+            return Ok((Self::outcome(&m, &seats, base)?, false));
+        }
+        let Some(last) = store::last_move_of(&mut conn, &m, seat).await? else {
+            return Err(MatchError::nothing_to_undo(
+                m.ply,
+                format!("{} has no kept move to take back", seat.as_str()),
+            ));
+        };
+        m.undo = Some(UndoOffer {
+            seat,
+            back_to: last.ply - 1,
+        });
+        m.updated_at = Timestamp::now();
+        self.write(&mut conn, &mut m, &pre, None, &[]).await?;
+        drop(conn);
+        Ok((Self::outcome(&m, &seats, base)?, false))
+    }
+
+    /// Takes a match back to `ply`, the position before kept move `ply + 1`,
+    /// dropping the kept moves after it.
+    async fn go_back(
+        &self,
+        conn: &mut AnyConnection,
+        m: &mut Match,
+        pre: &Precondition,
+        ply: i64,
+        why: &str,
+    ) -> Result<(), MatchError> {
+        let Some(row) = store::move_at(conn, m, ply + 1).await? else {
+            return Err(MatchError::nothing_to_undo(m.ply, why));
+        };
+        let position = AnyPosition::from_code(m.game, &row.code_before).map_err(|_| {
+            StorageError::Corrupt {
+                column: "moves.code_before",
+                value: row.code_before.clone(),
+            }
+        })?;
+        m.set_position(position, row.code_before, ply);
+        m.updated_at = Timestamp::now();
+        self.write(conn, m, pre, Some(ply), &[]).await
+    }
+
+    /// `POST /v1/matches/{id}/undo/accept` (`accept`) and `/undo/decline`.
+    ///
+    /// # Errors
+    ///
+    /// `NoToken`/`NotASeat`, `NotADuel`, `NoUndoOffer`, `OwnUndoOffer`,
+    /// `Stale`, `Conflict`; storage errors.
+    #[tracing::instrument(skip(self, token, pre, base))]
+    pub async fn answer_undo(
+        &self,
+        id: MatchId,
+        token: &Token,
+        pre: Precondition,
+        accept: bool,
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        if m.mode != Mode::Duel {
+            return Err(MatchError::NotADuel);
+        }
+        let offer = m.undo.ok_or(MatchError::NoUndoOffer)?;
+        if !accept {
+            // Either seat may decline; the offerer so withdraws it.
+            m.undo = None;
+            m.updated_at = Timestamp::now();
+            self.write(&mut conn, &mut m, &pre, None, &[]).await?;
+            return Self::outcome(&m, &seats, base);
+        }
+        if offer.seat == seat {
+            return Err(MatchError::OwnUndoOffer(seat));
+        }
+        let why = "the move offered back is no longer kept";
+        self.go_back(&mut conn, &mut m, &pre, offer.back_to, why)
+            .await?;
+        drop(conn);
+        Self::outcome(&m, &seats, base)
+    }
+
+    /// `POST /v1/matches/{id}/resign`
+    ///
+    /// # Errors
+    ///
+    /// `NoToken`/`NotASeat`, `Stale`, `Finished`, `Conflict`; storage
+    /// errors.
+    #[tracing::instrument(skip(self, token, pre, base))]
+    pub async fn resign(
+        &self,
+        id: MatchId,
+        token: &Token,
+        pre: Precondition,
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        if !m.status.is_ongoing() {
+            return Err(MatchError::Finished {
+                refused: "the match cannot be resigned",
+                status: m.status,
+            });
+        }
+        // In a duel the seat resigns; in a solo match, the side to move.
+        let loser = match (m.mode, seat) {
+            (Mode::Duel, Seat::Side(side)) => side,
+            (Mode::Duel, Seat::Solo) | (Mode::Solo, _) => m.to_move,
+        };
+        m.status = MatchStatus::resigned_by(loser);
+        m.undo = None;
+        m.updated_at = Timestamp::now();
+        self.write(&mut conn, &mut m, &pre, None, &[]).await?;
+        drop(conn);
+        Self::outcome(&m, &seats, base)
+    }
+}

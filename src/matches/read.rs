@@ -1,0 +1,142 @@
+//! Reading a match: its view and its kept history.
+
+use serde_json::value::RawValue;
+
+use super::{Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
+use crate::games;
+use crate::wire::matches::{
+    HistoryView, InviteView, MatchView, ModeName, MoveView, ParentView, SeatView,
+};
+
+/// The URL of a match.
+pub fn match_url(base: &str, id: MatchId) -> String {
+    format!("{base}/v1/matches/{id}")
+}
+
+/// The secrets an answer shows once: the seat's token, and the creator's
+/// invites.
+pub(super) struct Shown<'a> {
+    pub seat: Seat,
+    pub token: &'a Secret,
+    pub invites: Vec<InviteView>,
+}
+
+/// The view of a match; `state` is its state view when the caller has one
+/// (a play's, with what the last action reported).
+pub(super) fn render(
+    m: &Match,
+    seats: &[SeatSlot],
+    state: Option<&RawValue>,
+    base: &str,
+    shown: Option<Shown<'_>>,
+) -> Result<Vec<u8>, MatchError> {
+    let rendered;
+    let state = match state {
+        Some(v) => v,
+        None => {
+            rendered = games::view(&m.position, base)?;
+            &rendered
+        }
+    };
+    let (token, seat, invites) = match shown {
+        Some(s) => (
+            Some(s.token.expose()),
+            Some(s.seat.as_str()),
+            Some(s.invites),
+        ),
+        None => (None, None, None),
+    };
+    let url = match_url(base, m.id);
+    let view = MatchView {
+        id: m.id.to_string(),
+        history_url: format!("{url}/history"),
+        url,
+        game: m.game.as_str(),
+        mode: match m.mode {
+            super::Mode::Duel => ModeName::Duel,
+            super::Mode::Solo => ModeName::Solo,
+        },
+        version: m.version.get(),
+        ply: m.ply,
+        to_move: m.to_move.as_str(),
+        state,
+        seats: seats
+            .iter()
+            .map(|s| SeatView {
+                seat: s.seat.as_str(),
+                taken: s.token.is_some(),
+                joined_at: s.joined_at.map(|t| t.rfc3339()),
+            })
+            .collect(),
+        status: m.status.view(),
+        undo_offer: m.undo.map(|u| u.view()),
+        parent: m.parent.map(|p| ParentView {
+            id: p.id.to_string(),
+            ply: p.ply,
+            url: match_url(base, p.id),
+        }),
+        created_at: m.created_at.rfc3339(),
+        updated_at: m.updated_at.rfc3339(),
+        token,
+        seat,
+        invites,
+    };
+    serde_json::to_vec(&view).map_err(MatchError::Render)
+}
+
+impl Matches {
+    /// The answer of a write: the match's view, without secrets.
+    pub(super) fn outcome(
+        m: &Match,
+        seats: &[SeatSlot],
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        Ok(Outcome {
+            view: render(m, seats, None, base, None)?,
+            id: m.id,
+            version: m.version,
+        })
+    }
+
+    /// `GET /v1/matches/{id}`
+    ///
+    /// # Errors
+    ///
+    /// `unknown-match`; storage errors.
+    #[tracing::instrument(skip(self, base))]
+    pub async fn get(&self, id: MatchId, base: &str) -> Result<Outcome, MatchError> {
+        let (m, seats) = Self::load(&mut *self.db.acquire().await?, id).await?;
+        Self::outcome(&m, &seats, base)
+    }
+
+    /// `GET /v1/matches/{id}/history`: the body and the match's version.
+    ///
+    /// # Errors
+    ///
+    /// `unknown-match`; storage errors.
+    #[tracing::instrument(skip(self))]
+    pub async fn history(&self, id: MatchId) -> Result<Outcome, MatchError> {
+        let (m, moves) = Self::load_history(&mut *self.db.acquire().await?, id).await?;
+        let body = HistoryView {
+            id: m.id.to_string(),
+            ply: m.ply,
+            version: m.version.get(),
+            moves: moves
+                .iter()
+                .map(|mv| MoveView {
+                    ply: mv.ply,
+                    seat: mv.seat.as_str(),
+                    side: mv.side.as_str(),
+                    action: &mv.action,
+                    code: &mv.code_after,
+                    played_at: mv.played_at.rfc3339(),
+                })
+                .collect(),
+        };
+        Ok(Outcome {
+            view: serde_json::to_vec(&body).map_err(MatchError::Render)?,
+            id,
+            version: m.version,
+        })
+    }
+}

@@ -1,0 +1,408 @@
+//! The one place where domain errors become problems: each error of the
+//! games, the matches and the request extractors gets its kind, its
+//! sentence and its typed members here, and nowhere below the routes.
+
+use qipan_rules::GameKind;
+
+use super::{ApiError, Problem, ProblemKind};
+use crate::games::{BodyFault, GameError};
+use crate::matches::{InvalidMatchId, MatchError};
+use crate::routes::conditional::IfMatchError;
+use crate::storage::StorageError;
+use crate::wire::problem::{
+    ActionMembers, FaultMembers, FieldMembers, GameOverMembers, KeptMembers, MatchMembers, Members,
+    OfferMembers, PliesMembers, SeatMembers, StaleMembers, TurnMembers,
+};
+
+fn field(name: &str) -> Members {
+    Members::Field(FieldMembers {
+        field: name.to_owned(),
+        index: None,
+        supported: None,
+    })
+}
+
+fn one_of(name: &str, supported: Vec<&'static str>) -> Members {
+    Members::Field(FieldMembers {
+        field: name.to_owned(),
+        index: None,
+        supported: Some(supported),
+    })
+}
+
+fn game_names() -> Vec<&'static str> {
+    GameKind::ALL.iter().map(|g| g.as_str()).collect()
+}
+
+/// Where a game request came from: the stateless API names query
+/// parameters, a match's creation names members of its body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Stateless,
+    MatchBody,
+}
+
+fn game_problem(e: GameError, context: Context) -> ApiError {
+    let detail = e.to_string();
+    let problem = match e {
+        GameError::UnknownGame { name } => Problem::with(
+            ProblemKind::UnknownGame,
+            format!(
+                "there is no game {name:?}; the games are {}",
+                game_names().join(", ")
+            ),
+            one_of("game", game_names()),
+        ),
+        GameError::InvalidCode(f) => Problem::with(
+            ProblemKind::InvalidCode,
+            f.detail,
+            Members::Fault(FaultMembers {
+                field: f.field,
+                reason: f.reason,
+                at: f.at,
+            }),
+        ),
+        GameError::UnknownVariant {
+            game,
+            given,
+            supported,
+        } => Problem::with(
+            ProblemKind::UnknownVariant,
+            format!(
+                "{game} has no variant {given:?}; it has: {}",
+                supported.join(", ")
+            ),
+            one_of("variant", supported.to_vec()),
+        ),
+        GameError::StartParam { param, detail } => {
+            let kind = match context {
+                Context::Stateless => ProblemKind::InvalidQuery,
+                Context::MatchBody => ProblemKind::InvalidField,
+            };
+            Problem::with(kind, detail, field(param.as_str()))
+        }
+        GameError::EmptyBatch | GameError::BatchTooLong { .. } => {
+            Problem::with(ProblemKind::InvalidField, detail, field("actions"))
+        }
+        GameError::GameOver {
+            index,
+            action,
+            outcome,
+        } => Problem::with(
+            ProblemKind::GameOver,
+            detail,
+            Members::GameOver(GameOverMembers {
+                index: Some(index),
+                action: Some(action),
+                outcome,
+            }),
+        ),
+        GameError::NotYourTurn {
+            index,
+            to_move,
+            seat,
+        } => Problem::with(
+            ProblemKind::NotYourTurn,
+            detail,
+            Members::Turn(TurnMembers {
+                index,
+                to_move: to_move.as_str(),
+                seat: seat.as_str(),
+            }),
+        ),
+        GameError::MalformedAction {
+            index,
+            action,
+            reason,
+            legal,
+            ..
+        } => Problem::with(
+            ProblemKind::MalformedAction,
+            detail,
+            Members::Action(ActionMembers {
+                index,
+                action,
+                reason,
+                legal_actions: legal,
+            }),
+        ),
+        GameError::IllegalAction {
+            index,
+            action,
+            reason,
+            legal,
+            ..
+        } => Problem::with(
+            ProblemKind::IllegalAction,
+            detail,
+            Members::Action(ActionMembers {
+                index,
+                action,
+                reason,
+                legal_actions: legal,
+            }),
+        ),
+        GameError::ImportBody(BodyFault::NotAnObject) => {
+            Problem::new(ProblemKind::MalformedBody, "the body must be a JSON object")
+        }
+        GameError::ImportBody(BodyFault::Field {
+            field,
+            index,
+            detail,
+        }) => Problem::with(
+            ProblemKind::InvalidField,
+            detail,
+            Members::Field(FieldMembers {
+                field,
+                index,
+                supported: None,
+            }),
+        ),
+        GameError::InvalidImport(f) => Problem::with(
+            ProblemKind::InvalidImport,
+            f.detail,
+            Members::Fault(FaultMembers {
+                field: f.field,
+                reason: f.reason,
+                at: f.at,
+            }),
+        ),
+        GameError::UnsupportedFormat {
+            game,
+            given,
+            supported,
+            import,
+        } => {
+            let (verb, reads) = if import {
+                ("import", "reads")
+            } else {
+                ("export", "writes")
+            };
+            Problem::with(
+                ProblemKind::UnsupportedFormat,
+                format!(
+                    "{game} does not {verb} {given:?}; it {reads} {}",
+                    supported.join(", ")
+                ),
+                one_of("format", supported.to_vec()),
+            )
+        }
+        GameError::Render(e) => return ApiError::Internal(e.into()),
+    };
+    ApiError::Problem(problem)
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        game_problem(e, Context::Stateless)
+    }
+}
+
+impl From<StorageError> for ApiError {
+    fn from(e: StorageError) -> ApiError {
+        match e {
+            StorageError::Unavailable(cause) => {
+                tracing::warn!(error = %cause, "database unavailable");
+                Problem::new(
+                    ProblemKind::DatabaseUnavailable,
+                    "the database cannot be reached just now; read the match before retrying a write (a write cut off mid-way may have landed)",
+                )
+                .into()
+            }
+            StorageError::Conflict => Problem::new(
+                ProblemKind::WriteConflict,
+                "another write to this match landed first; nothing of this request was written",
+            )
+            .into(),
+            e @ (StorageError::Corrupt { .. } | StorageError::Query(_)) => {
+                ApiError::Internal(e.into())
+            }
+        }
+    }
+}
+
+impl From<MatchError> for ApiError {
+    fn from(e: MatchError) -> ApiError {
+        let detail = e.to_string();
+        let problem = match e {
+            MatchError::Disabled => Problem::new(ProblemKind::MatchesDisabled, detail),
+            MatchError::UnknownMatch(id) => Problem::with(
+                ProblemKind::UnknownMatch,
+                detail,
+                Members::Match(MatchMembers { id: id.to_string() }),
+            ),
+            MatchError::NoToken | MatchError::NotASeat => {
+                Problem::new(ProblemKind::Unauthorized, detail)
+            }
+            MatchError::Stale { asked, current } => Problem::with(
+                ProblemKind::StaleVersion,
+                detail,
+                Members::Stale(StaleMembers {
+                    asked: asked.iter().map(|v| v.get()).collect(),
+                    version: current.map(|v| v.get()),
+                }),
+            ),
+            MatchError::Conflict => Problem::new(ProblemKind::WriteConflict, detail),
+            MatchError::Finished { status, .. } => Problem::with(
+                ProblemKind::GameOver,
+                detail,
+                Members::GameOver(GameOverMembers {
+                    index: None,
+                    action: None,
+                    outcome: status.view(),
+                }),
+            ),
+            MatchError::Game(e) => return game_problem(e, Context::MatchBody),
+            MatchError::UnknownGame(name) => Problem::with(
+                ProblemKind::InvalidField,
+                format!(
+                    "there is no game {name:?}; the games are {}",
+                    game_names().join(", ")
+                ),
+                one_of("game", game_names()),
+            ),
+            MatchError::FromWithStart => {
+                Problem::with(ProblemKind::InvalidField, detail, field("from"))
+            }
+            MatchError::SoloOnly(_) => Problem::with(
+                ProblemKind::InvalidField,
+                detail,
+                one_of("mode", vec!["solo"]),
+            ),
+            MatchError::UnknownSeat { seats, .. } => {
+                Problem::with(ProblemKind::InvalidField, detail, one_of("seat", seats))
+            }
+            MatchError::NoInvite => {
+                Problem::with(ProblemKind::InvalidField, detail, field("invite"))
+            }
+            MatchError::InvalidInvite => Problem::new(ProblemKind::InvalidInvite, detail),
+            MatchError::SeatTaken(seat) => Problem::with(
+                ProblemKind::SeatTaken,
+                detail,
+                Members::Seat(SeatMembers {
+                    seat: seat.as_str(),
+                }),
+            ),
+            MatchError::NothingToUndo { ply, .. } => Problem::with(
+                ProblemKind::NothingToUndo,
+                detail,
+                Members::Kept(KeptMembers {
+                    ply,
+                    kept: MatchError::KEPT,
+                }),
+            ),
+            MatchError::UndoPending(offer) => Problem::with(
+                ProblemKind::UndoPending,
+                detail,
+                Members::Offer(OfferMembers {
+                    undo_offer: offer.view(),
+                }),
+            ),
+            MatchError::NoUndoOffer => Problem::new(ProblemKind::NoUndoOffer, detail),
+            MatchError::OwnUndoOffer(_) => Problem::new(ProblemKind::OwnUndoOffer, detail),
+            MatchError::NotADuel => Problem::new(ProblemKind::NotADuel, detail),
+            MatchError::PlyNotKept { oldest, latest, .. } => Problem::with(
+                ProblemKind::PlyNotKept,
+                detail,
+                Members::Plies(PliesMembers {
+                    field: "ply",
+                    oldest,
+                    latest,
+                }),
+            ),
+            MatchError::Storage(e) => return e.into(),
+            e @ (MatchError::NoRandomness(_) | MatchError::Render(_)) => {
+                return ApiError::Internal(e.into())
+            }
+        };
+        ApiError::Problem(problem)
+    }
+}
+
+impl From<InvalidMatchId> for ApiError {
+    fn from(e: InvalidMatchId) -> ApiError {
+        Problem::with(ProblemKind::InvalidMatchId, e.to_string(), field("id")).into()
+    }
+}
+
+impl From<IfMatchError> for ApiError {
+    fn from(e: IfMatchError) -> ApiError {
+        Problem::with(ProblemKind::InvalidField, e.to_string(), field("If-Match")).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::problem::Location;
+
+    fn body(e: ApiError) -> serde_json::Value {
+        match e {
+            ApiError::Problem(p) => {
+                let res = p.response();
+                let bytes = actix_web::body::to_bytes(res.into_body());
+                let bytes = futures_executor(bytes);
+                serde_json::from_slice(&bytes).unwrap_or_default()
+            }
+            ApiError::Internal(e) => panic!("internal: {e}"),
+        }
+    }
+
+    fn futures_executor<
+        F: std::future::Future<Output = Result<actix_web::web::Bytes, E>>,
+        E: std::fmt::Debug,
+    >(
+        f: F,
+    ) -> actix_web::web::Bytes {
+        actix_web::rt::System::new()
+            .block_on(f)
+            .expect("a problem body is in memory")
+    }
+
+    #[test]
+    fn a_board_place_is_row_and_column_in_every_problem() {
+        let fault = crate::games::Fault {
+            field: "rows",
+            reason: "invalid-character",
+            detail: "json: row 1, column 3".to_owned(),
+            at: Box::new(Location {
+                row: Some(1),
+                column: Some(3),
+                character: Some("Q".to_owned()),
+                ..Location::default()
+            }),
+        };
+        let b = body(GameError::InvalidImport(fault).into());
+        assert_eq!(b["type"], "/problems/invalid-import");
+        assert_eq!(b["status"], 400);
+        assert_eq!(b["field"], "rows");
+        assert_eq!(b["reason"], "invalid-character");
+        assert_eq!(
+            (b["row"].clone(), b["column"].clone()),
+            (1.into(), 3.into())
+        );
+        assert!(b.get("col").is_none() && b.get("line").is_none());
+        assert!(
+            b.get("offset").is_none(),
+            "absent members are left out: {b}"
+        );
+    }
+
+    #[test]
+    fn start_parameters_are_query_parameters_or_body_members() {
+        let e = || GameError::StartParam {
+            param: crate::games::StartParam::Seed,
+            detail: "no seed".to_owned(),
+        };
+        let q = body(e().into());
+        assert_eq!(
+            (q["type"].as_str(), q["field"].as_str()),
+            (Some("/problems/invalid-query"), Some("seed"))
+        );
+        let b = body(MatchError::Game(e()).into());
+        assert_eq!(
+            (b["type"].as_str(), b["field"].as_str()),
+            (Some("/problems/invalid-field"), Some("seed"))
+        );
+    }
+}

@@ -1,0 +1,153 @@
+//! Conditional requests (RFC 9110 §13) in one place, on actix's typed
+//! `ETag`, `If-Match` and `If-None-Match` headers.
+//!
+//! - State views are pure functions of their URL: their entity tag is a
+//!   hash of the body ([`BodyTag`]), and `If-None-Match` gets a 304.
+//! - A match's entity tag is its version. Reads answer 304 to
+//!   `If-None-Match` (weak comparison, as §13.1.2 asks); writes honour
+//!   `If-Match` with the strong comparison of §13.1.1, so a weak tag never
+//!   matches and a stale version is refused.
+
+use actix_web::http::header::{EntityTag, Header, IfMatch, IfNoneMatch};
+use actix_web::HttpRequest;
+
+use crate::matches::{Precondition, Version};
+
+/// Why an `If-Match` header cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IfMatchError {
+    /// Not a list of entity tags (`"7"`, `"7", "8"` or `*`).
+    #[error("If-Match {0:?} is not a list of entity tags such as \"7\" (quotes included), nor *")]
+    Syntax(String),
+}
+
+/// The strong entity tag of a match version.
+pub fn version_tag(version: Version) -> EntityTag {
+    EntityTag::new_strong(version.to_string())
+}
+
+/// The strong entity tag of a body: its 64-bit XXH3 hash. A tag only has to
+/// change when the body does; it is no MAC.
+pub fn body_tag(body: &[u8]) -> EntityTag {
+    EntityTag::new_strong(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body)))
+}
+
+/// Whether `If-None-Match` names `tag` (weak comparison) or is `*`: the
+/// client has this representation, answer 304. A header that does not parse
+/// is ignored, as §13.1.2 allows.
+pub fn client_has(req: &HttpRequest, tag: &EntityTag) -> bool {
+    match IfNoneMatch::parse(req) {
+        Ok(IfNoneMatch::Any) => true,
+        Ok(IfNoneMatch::Items(items)) => items.iter().any(|t| t.weak_eq(tag)),
+        Err(_) => false,
+    }
+}
+
+/// What a write's `If-Match` asks for. Only strong tags of versions can
+/// match (strong comparison, §13.1.1); a list without one is a precondition
+/// no version meets, answered 412 like a stale one.
+///
+/// # Errors
+///
+/// [`IfMatchError`] when the header is not a list of entity tags.
+pub fn precondition(req: &HttpRequest) -> Result<Precondition, IfMatchError> {
+    let Some(raw) = req.headers().get(actix_web::http::header::IF_MATCH) else {
+        return Ok(Precondition::Any);
+    };
+    let text = || String::from_utf8_lossy(raw.as_bytes()).into_owned();
+    match IfMatch::parse(req) {
+        Ok(IfMatch::Any) => Ok(Precondition::Any),
+        // actix skips list entries that are not entity tags; each must be.
+        Ok(IfMatch::Items(items))
+            if items.is_empty()
+                || items.len()
+                    != raw
+                        .as_bytes()
+                        .split(|&b| b == b',')
+                        .filter(|part| !part.trim_ascii().is_empty())
+                        .count() =>
+        {
+            Err(IfMatchError::Syntax(text()))
+        }
+        Ok(IfMatch::Items(items)) => Ok(Precondition::OneOf(
+            items
+                .iter()
+                .filter(|t| !t.weak)
+                .filter_map(|t| t.tag().parse().ok())
+                .collect(),
+        )),
+        Err(_) => Err(IfMatchError::Syntax(text())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+    use proptest::prelude::*;
+
+    fn read(h: Option<&str>) -> Result<Precondition, IfMatchError> {
+        let mut req = TestRequest::default();
+        if let Some(h) = h {
+            req = req.insert_header(("if-match", h));
+        }
+        precondition(&req.to_http_request())
+    }
+
+    fn one(v: i64) -> Result<Precondition, IfMatchError> {
+        Ok(Precondition::OneOf(vec![Version::new(v)]))
+    }
+
+    #[test]
+    fn if_match_forms() {
+        assert_eq!(read(None), Ok(Precondition::Any));
+        assert_eq!(read(Some("*")), Ok(Precondition::Any));
+        assert_eq!(read(Some("\"7\"")), one(7));
+        assert_eq!(
+            read(Some("\"3\", \"x\", W/\"9\"")),
+            Ok(Precondition::OneOf(vec![Version::new(3)]))
+        );
+        // Weak tags and tags that are not versions never match.
+        assert_eq!(read(Some("W/\"7\"")), Ok(Precondition::OneOf(vec![])));
+        assert_eq!(read(Some("\"abc\"")), Ok(Precondition::OneOf(vec![])));
+        // A bare number is not an entity tag.
+        assert!(matches!(read(Some("7")), Err(IfMatchError::Syntax(_))));
+    }
+
+    #[test]
+    fn if_none_match_is_weak() {
+        let tag = version_tag(Version::new(4));
+        let has = |h: &str| {
+            client_has(
+                &TestRequest::default()
+                    .insert_header(("if-none-match", h))
+                    .to_http_request(),
+                &tag,
+            )
+        };
+        assert!(has("\"4\""));
+        assert!(has("W/\"4\""));
+        assert!(has("\"1\", \"4\""));
+        assert!(has("*"));
+        assert!(!has("\"5\""));
+        assert!(!has("4"));
+    }
+
+    proptest! {
+        #[test]
+        fn any_if_match_is_read_or_refused(text in "[ -~]{0,40}") {
+            match read(Some(&text)) {
+                Ok(Precondition::OneOf(v)) => prop_assert!(v.len() <= text.matches('"').count() / 2),
+                Ok(Precondition::Any) => prop_assert!(text.contains('*')),
+                Err(_) => {}
+            }
+        }
+
+        #[test]
+        fn body_tags_are_strong_and_stable(body in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let a = body_tag(&body);
+            prop_assert!(!a.weak);
+            prop_assert!(a.strong_eq(&body_tag(&body)));
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! The match API's bodies and views. Requests hold what the client sent
+//! (strings where the domain parses them); views are written from the
+//! domain's typed match.
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::problem::UndoOfferView;
+use super::StatusView;
+
+/// Whether a match is played between seats or alone, as sent and shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModeName {
+    /// One seat per side.
+    Duel,
+    /// One token plays every side.
+    Solo,
+}
+
+/// Body of `POST /v1/matches`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    /// The game.
+    pub game: String,
+    /// Its variant (not with `from`).
+    pub variant: Option<String>,
+    /// Its seed (not with `from`).
+    pub seed: Option<u64>,
+    /// Its board size (not with `from`).
+    pub size: Option<u8>,
+    /// A state code to start from instead of the start position.
+    pub from: Option<String>,
+    /// `duel` or `solo`; duel for two-player games, solo otherwise.
+    pub mode: Option<ModeName>,
+    /// The creator's seat in a duel; the side to move by default.
+    pub seat: Option<String>,
+}
+
+/// Body of `POST /v1/matches/{id}/fork`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForkRequest {
+    /// The ply to fork at; the current one by default.
+    pub ply: Option<i64>,
+}
+
+/// Body (or query) of `POST /v1/matches/{id}/join`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The invite from the creator's response.
+    pub invite: Option<String>,
+}
+
+/// One seat of a match view.
+#[derive(Debug, Serialize)]
+pub struct SeatView {
+    /// The side it plays, or `solo`.
+    pub seat: &'static str,
+    /// Whether somebody holds its token.
+    pub taken: bool,
+    /// When it was taken (RFC 3339).
+    pub joined_at: Option<String>,
+}
+
+/// An open seat's invite, shown once to the creator.
+#[derive(Debug, Serialize)]
+pub struct InviteView {
+    /// The seat it is for.
+    pub seat: &'static str,
+    /// The invite.
+    pub invite: String,
+    /// The URL that joins with it.
+    pub url: String,
+}
+
+/// Where a forked match came from.
+#[derive(Debug, Serialize)]
+pub struct ParentView {
+    /// The parent's id.
+    pub id: String,
+    /// The parent's ply at the fork.
+    pub ply: i64,
+    /// The parent's URL.
+    pub url: String,
+}
+
+/// The view of a match.
+#[derive(Debug, Serialize)]
+pub struct MatchView<'a> {
+    /// Its id.
+    pub id: String,
+    /// Its URL.
+    pub url: String,
+    /// The game.
+    pub game: &'static str,
+    /// `duel` or `solo`.
+    pub mode: ModeName,
+    /// Bumped by every write; also the `ETag`.
+    pub version: i64,
+    /// Moves made since the match began.
+    pub ply: i64,
+    /// The side to move.
+    pub to_move: &'static str,
+    /// The state view of the current position.
+    pub state: &'a RawValue,
+    /// The seats.
+    pub seats: Vec<SeatView>,
+    /// How the match stands.
+    pub status: StatusView,
+    /// A pending takeback offer.
+    pub undo_offer: Option<UndoOfferView>,
+    /// The match this one was forked from.
+    pub parent: Option<ParentView>,
+    /// The kept history.
+    pub history_url: String,
+    /// When it was created (RFC 3339).
+    pub created_at: String,
+    /// When it last changed (RFC 3339).
+    pub updated_at: String,
+    /// The seat token, in the answer that gave it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<&'a str>,
+    /// The seat of that token.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<&'static str>,
+    /// Invites for the open seats, in the creator's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invites: Option<Vec<InviteView>>,
+}
+
+/// One kept move.
+#[derive(Debug, Serialize)]
+pub struct MoveView<'a> {
+    /// Its ply, from 1.
+    pub ply: i64,
+    /// The seat whose token played it.
+    pub seat: &'static str,
+    /// The side that moved.
+    pub side: &'static str,
+    /// The action, in the game's canonical notation.
+    pub action: &'a str,
+    /// The code after it.
+    pub code: &'a str,
+    /// When (RFC 3339).
+    pub played_at: String,
+}
+
+/// Body of `GET /v1/matches/{id}/history`.
+#[derive(Debug, Serialize)]
+pub struct HistoryView<'a> {
+    /// The match id.
+    pub id: String,
+    /// Its ply.
+    pub ply: i64,
+    /// Its version.
+    pub version: i64,
+    /// The kept moves, oldest first.
+    pub moves: Vec<MoveView<'a>>,
+}
