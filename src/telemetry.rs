@@ -77,7 +77,10 @@ pub async fn request_span(
         None => HeaderValue::from_str(&fresh_id())
             .expect("a hex prefix, a dash and a hex counter are a valid header value"),
     };
-    let id_text = id.to_str().unwrap_or_default().to_owned();
+    let id_text = id
+        .to_str()
+        .expect("a request id is ASCII: checked, or made of hex digits and a dash")
+        .to_owned();
     let span =
         tracing::info_span!("request", id = %id_text, method = %req.method(), path = %req.path());
     let started = Instant::now();

@@ -64,11 +64,10 @@ impl Fault {
         error: &E,
         at: Location,
     ) -> Fault {
+        let fault = Fault::new(field, error, at);
         Fault {
-            field,
-            reason: error.reason(),
-            detail: format!("{format}: {error}"),
-            at: Box::new(at),
+            detail: format!("{format}: {}", fault.detail),
+            ..fault
         }
     }
 }

@@ -233,16 +233,16 @@ fn legal_list<G: GameApi>(pos: &G) -> Result<Box<RawValue>, GameError> {
     serde_json::value::to_raw_value(&legal_views(pos)).map_err(GameError::Render)
 }
 
-/// One action of a batch, once played.
+/// One action of a batch, once played, as a match history keeps it.
 #[derive(Debug, Clone)]
 pub struct Ply {
     /// The action, in the game's canonical notation.
     pub action: String,
     /// The side that played it.
     pub side: AnyPlayer,
-    /// The code before it (empty unless the batch was recorded).
+    /// The code before it.
     pub code_before: String,
-    /// The code after it (empty unless the batch was recorded).
+    /// The code after it.
     pub code_after: String,
 }
 
@@ -255,7 +255,11 @@ pub struct Played {
     pub code: String,
     /// Its view, with what the last action reported.
     pub view: Box<RawValue>,
-    /// The actions, in order (with the codes around each when recorded).
+    /// How many actions were played.
+    pub count: usize,
+    /// Each action with the codes around it, when the batch was recorded
+    /// (empty otherwise: encoding every step costs, and only a match keeps
+    /// them).
     pub plies: Vec<Ply>,
 }
 
@@ -264,7 +268,7 @@ pub struct Played {
 pub struct Batch {
     /// Every action must be this side's (a duel seat plays only its own).
     pub only: Option<AnyPlayer>,
-    /// Keep the code before and after every action (for a match history).
+    /// Keep every action with the codes around it (for a match history).
     pub record: bool,
 }
 
@@ -298,9 +302,13 @@ fn play_batch<G: GameApi>(
     base: &str,
 ) -> Result<Played, GameError> {
     let mut state = start.clone();
-    let mut plies = Vec::with_capacity(actions.len());
+    let mut plies = Vec::with_capacity(if batch.record { actions.len() } else { 0 });
     let mut trace = None;
-    let mut before = batch.record.then(|| state.to_code());
+    let mut before = if batch.record {
+        state.to_code()
+    } else {
+        String::new()
+    };
     for (index, text) in actions.iter().enumerate() {
         let status = state.status();
         if !matches!(status, qipan_rules::Status::Ongoing) {
@@ -342,14 +350,15 @@ fn play_batch<G: GameApi>(
                 })
             }
         };
-        let after = batch.record.then(|| next.to_code());
-        plies.push(Ply {
-            action: action.to_string(),
-            side: side.into(),
-            code_before: before.take().unwrap_or_default(),
-            code_after: after.clone().unwrap_or_default(),
-        });
-        before = after;
+        if batch.record {
+            let after = next.to_code();
+            plies.push(Ply {
+                action: action.to_string(),
+                side: side.into(),
+                code_before: std::mem::replace(&mut before, after.clone()),
+                code_after: after,
+            });
+        }
         trace = Some(t);
         state = next;
     }
@@ -359,6 +368,7 @@ fn play_batch<G: GameApi>(
         position: state.into(),
         code,
         view,
+        count: actions.len(),
         plies,
     })
 }

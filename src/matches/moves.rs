@@ -49,7 +49,7 @@ impl Matches {
         let played = games::play(&m.position, actions, batch, base)?;
         let now = Timestamp::now();
         let first = m.ply + 1;
-        let skip = played.plies.len().saturating_sub(HISTORY_CAP as usize);
+        let skip = played.count.saturating_sub(HISTORY_CAP as usize);
         let kept: Vec<KeptMove> = played
             .plies
             .iter()
@@ -65,7 +65,7 @@ impl Matches {
                 played_at: now,
             })
             .collect();
-        let ply = m.ply + played.plies.len() as i64;
+        let ply = m.ply + played.count as i64;
         // A move withdraws any takeback offer.
         m.set_position(played.position, played.code, ply);
         m.updated_at = now;

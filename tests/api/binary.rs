@@ -54,7 +54,12 @@ fn perft_divide_lists_every_move_and_the_total() {
 fn perft_refuses_bad_input_with_a_message() {
     let (ok, _, err) = perft(&["chess", START_FEN, "2"]);
     assert!(!ok);
-    assert!(err.contains("unknown game"), "{err}");
+    assert!(
+        err.contains(
+            "unknown game \"chess\"; the games are xiangqi, gomoku, 2048, quoridor, tetris"
+        ),
+        "{err}"
+    );
     let (ok, _, err) = perft(&[
         "xiangqi",
         "VVRWU1dSWFFZQEY2ODo8PkQDBQIGAQcACBMZGx0fISM",
@@ -65,26 +70,84 @@ fn perft_refuses_bad_input_with_a_message() {
 }
 
 #[test]
-fn the_server_stops_cleanly_on_sigterm() {
+fn perft_counts_every_game() {
+    // Start positions: 225 empty points, 131 quoridor actions (3 steps and
+    // 128 walls), 2048's moves from seed 42 (left, right, up, down minus
+    // those that change nothing), tetris's inputs.
+    for (game, code, depth, count) in [
+        ("gomoku", "AA", "1", "225"),
+        ("gomoku", "AA", "2", "50400"),
+        ("quoridor", "BEyqAAAAAAAAAAAAAAAAAAAAAA", "1", "131"),
+        ("2048", "AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4", "1", "4"),
+    ] {
+        let (ok, out, err) = perft(&[game, code, depth]);
+        assert!(ok, "{game}: {err}");
+        assert_eq!(out.trim(), count, "{game} {code} depth {depth}");
+    }
+}
+
+/// A running `qipan` with `args`, its address and its log lines.
+fn serve(args: &[&str]) -> (std::process::Child, String, impl Iterator<Item = String>) {
     let mut child = Command::new(QIPAN)
-        .env("QIPAN_ADDR", "127.0.0.1:0")
-        .env("QIPAN_DATABASE_URL", "sqlite::memory:")
+        .args(args)
         .env("RUST_LOG", "info")
+        .env_remove("QIPAN_ADDR")
+        .env_remove("QIPAN_DATABASE_URL")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("qipan starts");
     let stdout = child.stdout.take().expect("stdout");
-    let mut lines = BufReader::new(stdout).lines();
+    let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
     let addr = lines
         .by_ref()
-        .map_while(Result::ok)
         .find_map(|l| {
             l.contains("qipan listening")
                 .then(|| l.split("addr=").nth(1).map(|a| a.trim().to_owned()))
                 .flatten()
         })
         .expect("the server logs its address");
+    (child, addr, lines)
+}
+
+#[test]
+fn flags_go_after_serve_and_every_log_line_names_the_request() {
+    use std::io::{Read, Write};
+    let (mut child, addr, lines) = serve(&[
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--database-url",
+        "sqlite::memory:",
+    ]);
+    let mut conn = std::net::TcpStream::connect(&addr).expect("connects");
+    conn.write_all(
+        b"GET /v1/xiangqi/x HTTP/1.1\r\nHost: t\r\nX-Request-Id: probe-42\r\nConnection: close\r\n\r\n",
+    )
+    .expect("sends");
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).expect("reads");
+    let head = answer.to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 400"), "{answer}");
+    assert!(head.contains("x-request-id: probe-42"), "{answer}");
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    let logged: Vec<String> = lines.collect();
+    child.wait().expect("exits");
+    let line = logged
+        .iter()
+        .find(|l| l.contains("qipan::request"))
+        .unwrap_or_else(|| panic!("no request line in {logged:?}"));
+    assert!(line.contains("probe-42"), "{line}");
+    assert!(line.contains("status=400"), "{line}");
+}
+
+#[test]
+fn the_server_stops_cleanly_on_sigterm() {
+    let (mut child, addr, _lines) =
+        serve(&["--addr", "127.0.0.1:0", "--database-url", "sqlite::memory:"]);
     let health = std::net::TcpStream::connect(&addr);
     assert!(health.is_ok(), "{addr} accepts connections");
     let killed = Command::new("kill")

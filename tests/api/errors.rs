@@ -315,3 +315,42 @@ async fn export_and_start_query_errors() {
         .problem(400, "invalid-query");
     assert_eq!(p["field"], "seed");
 }
+
+#[tokio::test]
+async fn every_answer_carries_a_request_id() {
+    let app = spawn_app().await;
+    let fresh = |res: &crate::helpers::TestResponse| {
+        res.header("x-request-id")
+            .map(str::to_owned)
+            .expect("an X-Request-Id")
+    };
+    // A fresh id for each request, problems included.
+    let a = app.get("/healthz").await;
+    let b = app.get("/v1/chess/start").await;
+    b.problem(404, "unknown-game");
+    let (a, b) = (fresh(&a), fresh(&b));
+    assert_ne!(a, b);
+    assert!(
+        a.len() >= 10 && a.bytes().all(|c| c.is_ascii_hexdigit() || c == b'-'),
+        "{a}"
+    );
+    // The client's own id comes back when it is short and plain…
+    let mine = app
+        .request(
+            Method::GET,
+            "/healthz",
+            &[("x-request-id", "trace-7.a:b_c")],
+            None,
+        )
+        .await;
+    assert_eq!(mine.header("x-request-id"), Some("trace-7.a:b_c"));
+    // …and is replaced when it is not.
+    let long = "x".repeat(65);
+    for sent in [long.as_str(), "two words", "a/b"] {
+        let res = app
+            .request(Method::GET, "/healthz", &[("x-request-id", sent)], None)
+            .await;
+        let got = fresh(&res);
+        assert_ne!(got, sent);
+    }
+}

@@ -985,7 +985,7 @@ fn the_checker_refuses_what_the_spec_does_not_say() {
         );
     }
     // Problems list either game's action views, but only well-formed ones.
-    let illegal = r#"{"type":"/problems/illegal-action","title":"Illegal action","status":422,"detail":"x","index":0,"action":"up","legal_actions":[{"action":"down"}]}"#;
+    let illegal = r#"{"type":"/problems/illegal-action","title":"Illegal action","status":422,"detail":"x","index":0,"action":"up","reason":"no-change","legal_actions":[{"action":"down"}]}"#;
     let play = format!("/v1/2048/{code}/play");
     assert!(!refused("POST", &play, 422, PROBLEM, illegal));
     assert!(refused(
@@ -1293,7 +1293,7 @@ fn the_checker_tells_gomoku_views_apart() {
     ));
 
     // Problems list gomoku points as action views.
-    let illegal = r#"{"type":"/problems/illegal-action","title":"Illegal action","status":422,"detail":"x","index":0,"action":"h8","legal_actions":[{"action":"s19"}]}"#;
+    let illegal = r#"{"type":"/problems/illegal-action","title":"Illegal action","status":422,"detail":"x","index":0,"action":"h8","reason":"point-taken","legal_actions":[{"action":"s19"}]}"#;
     assert!(!refused(
         "POST",
         "/v1/gomoku/AA/play",
