@@ -77,6 +77,8 @@ impl Fault {
 pub enum BodyFault {
     /// Not a JSON object.
     NotAnObject,
+    /// The body is not the format's object, in a way no member names.
+    Other(String),
     /// A member is missing, unknown or of the wrong type.
     Field {
         /// The member.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{not_taken, syntax_location, Fault, GameApi, GameError, StartParam};
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, GameInfo, StartQuery};
+use crate::wire::{ActionSyntax, Description, StartQuery};
 
 const VARIANTS: [&str; 3] = ["freestyle", "standard", "renju"];
 
@@ -154,11 +154,9 @@ fn replay(variant: Variant, size: u8, moves: &str) -> Result<Position, GameError
 }
 
 impl GameApi for Position {
-    fn info() -> GameInfo {
-        GameInfo {
-            game: "gomoku",
+    fn description() -> Description {
+        Description {
             title: "Gomoku (five in a row), free-style, standard and Renju",
-            players: super::player_names(GameKind::Gomoku),
             variants: &VARIANTS,
             action_syntax: ActionSyntax {
                 notation: "point",
@@ -168,7 +166,6 @@ impl GameApi for Position {
                               row 1–15 (1–19) from the bottom",
             },
             formats: &["rows"],
-            start: "/v1/gomoku/start".to_owned(),
         }
     }
 

@@ -23,8 +23,15 @@ fn plain(message: &str) -> &str {
     }
 }
 
-/// Reads `body` as `T` (the game's tagged import enum); when it does not
-/// deserialize, reads it again as `F` (its members) to name the member.
+/// The tag of an import body; its other members are skipped here.
+#[derive(serde::Deserialize)]
+struct Tag {
+    format: Option<String>,
+}
+
+/// Reads `body` as `T` (the game's tagged import enum), after checking its
+/// `format` against the game's `formats`; when it does not deserialize,
+/// reads it again as `F` (the format's members) to name the member.
 ///
 /// # Errors
 ///
@@ -35,14 +42,6 @@ pub fn read<T: DeserializeOwned, F: DeserializeOwned>(
     body: &str,
     formats: &'static [&'static str],
 ) -> Result<T, GameError> {
-    if !body.trim_start().starts_with('{') {
-        return Err(GameError::ImportBody(BodyFault::NotAnObject));
-    }
-    let error = match serde_json::from_str::<T>(body) {
-        Ok(read) => return Ok(read),
-        Err(e) => e.to_string(),
-    };
-    let message = plain(&error);
     let field = |field: &str, detail: String| {
         GameError::ImportBody(BodyFault::Field {
             field: field.to_owned(),
@@ -50,15 +49,32 @@ pub fn read<T: DeserializeOwned, F: DeserializeOwned>(
             detail,
         })
     };
-    if message.starts_with("unknown variant") {
-        let given = quoted(message).unwrap_or_default().to_owned();
+    if !body.trim_start().starts_with('{') {
+        return Err(GameError::ImportBody(BodyFault::NotAnObject));
+    }
+    let tag: Tag = serde_json::from_str(body)
+        .map_err(|e| field("format", format!("`format`: {}", plain(&e.to_string()))))?;
+    let Some(format) = tag.format else {
+        return Err(field(
+            "format",
+            "the body needs a `format` member".to_owned(),
+        ));
+    };
+    if !formats.contains(&format.as_str()) {
         return Err(GameError::UnsupportedFormat {
             game,
-            given,
+            given: format,
             supported: formats,
             import: true,
         });
     }
+    let error = match serde_json::from_str::<T>(body) {
+        Ok(read) => return Ok(read),
+        Err(e) => e.to_string(),
+    };
+    // serde names a missing or unknown member in its message (`missing
+    // field `text``, `unknown field `colour`, expected …`).
+    let message = plain(&error);
     if let Some(name) = message
         .strip_prefix("missing field ")
         .and_then(|_| quoted(message))
@@ -80,24 +96,21 @@ pub fn read<T: DeserializeOwned, F: DeserializeOwned>(
     match serde_path_to_error::deserialize::<_, F>(de) {
         Err(e) => {
             let path = e.path().to_string();
-            let name = path
-                .split(['.', '['])
-                .next()
-                .filter(|n| !n.is_empty())
-                .unwrap_or("format")
-                .to_owned();
             let detail = format!("`{path}`: {}", plain(&e.inner().to_string()));
             // `walls[3]`: the item of a list at fault.
             let index = path
                 .split_once('[')
                 .and_then(|(_, rest)| rest.split(']').next())
                 .and_then(|n| n.parse().ok());
-            Err(GameError::ImportBody(BodyFault::Field {
-                field: name,
-                index,
-                detail,
-            }))
+            match path.split(['.', '[']).next().filter(|n| !n.is_empty()) {
+                Some(name) => Err(GameError::ImportBody(BodyFault::Field {
+                    field: name.to_owned(),
+                    index,
+                    detail,
+                })),
+                None => Err(GameError::ImportBody(BodyFault::Other(detail))),
+            }
         }
-        Ok(_) => Err(field("format", message.to_owned())),
+        Ok(_) => Err(GameError::ImportBody(BodyFault::Other(message.to_owned()))),
     }
 }

@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 
 use crate::wire::problem::Location;
 use crate::wire::state::{ExportView, GameList};
-use crate::wire::{GameInfo, StartQuery, StateView, StatusView};
+use crate::wire::{Description, GameInfo, StartQuery, StateView, StatusView};
 
 mod error;
 mod import;
@@ -36,8 +36,9 @@ pub const MAX_ACTIONS: usize = 1000;
 /// What the service needs of a game beyond its rules: implemented, in the
 /// game's adapter file, for the rules crate's position type.
 pub trait GameApi: Game<Player: Into<AnyPlayer>> + Into<AnyPosition> {
-    /// The game's entry in `GET /v1/games`.
-    fn info() -> GameInfo;
+    /// The game's title, variants, notation and formats, for `GET
+    /// /v1/games`.
+    fn description() -> Description;
 
     /// The start position for a query, and whether it is a pure function of
     /// the query (not when a random seed had to be drawn).
@@ -154,14 +155,20 @@ pub fn list() -> GameList {
     GameList {
         games: GameKind::ALL
             .into_iter()
-            .map(|kind| qipan_rules::with_game!(kind, P => <P as GameApi>::info()))
+            .map(|kind| {
+                let d = qipan_rules::with_game!(kind, P => <P as GameApi>::description());
+                GameInfo {
+                    game: kind.as_str(),
+                    title: d.title,
+                    players: kind.players().iter().map(|p| p.as_str()).collect(),
+                    variants: d.variants,
+                    action_syntax: d.action_syntax,
+                    formats: d.formats,
+                    start: format!("/v1/{kind}/start"),
+                }
+            })
             .collect(),
     }
-}
-
-/// The players of a game, first to move first, by name.
-pub fn player_names(kind: GameKind) -> Vec<&'static str> {
-    kind.players().iter().map(|p| p.as_str()).collect()
 }
 
 /// The start position of a game, and whether it may be cached (not when a
@@ -382,8 +389,8 @@ fn play_batch<G: GameApi>(
 /// for a form the rules refuse.
 pub fn import(kind: GameKind, body: &RawValue) -> Result<AnyPosition, GameError> {
     fn go<G: GameApi>(body: &RawValue) -> Result<AnyPosition, GameError> {
-        let info = G::info();
-        let parsed = import::read::<G::Import, G::ImportFields>(G::KIND, body.get(), info.formats)?;
+        let formats = G::description().formats;
+        let parsed = import::read::<G::Import, G::ImportFields>(G::KIND, body.get(), formats)?;
         G::import(parsed).map(Into::into)
     }
     qipan_rules::with_game!(kind, P => go::<P>(body))
@@ -397,12 +404,12 @@ pub fn import(kind: GameKind, body: &RawValue) -> Result<AnyPosition, GameError>
 /// [`GameError::UnsupportedFormat`].
 pub fn export(pos: &AnyPosition, format: Option<&str>) -> Result<Box<RawValue>, GameError> {
     fn go<G: GameApi>(pos: &G, format: Option<&str>) -> Result<Box<RawValue>, GameError> {
-        let info = G::info();
-        if let Some(given) = format.filter(|f| !info.formats.contains(f)) {
+        let formats = G::description().formats;
+        if let Some(given) = format.filter(|f| !formats.contains(f)) {
             return Err(GameError::UnsupportedFormat {
                 game: G::KIND,
                 given: given.to_owned(),
-                supported: info.formats,
+                supported: formats,
                 import: false,
             });
         }

@@ -10,7 +10,7 @@ use super::{
     not_taken, standard_only, syntax_location, Fault, GameApi, GameError, Parsed, StartParam,
 };
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, GameInfo, StartQuery};
+use crate::wire::{ActionSyntax, Description, StartQuery};
 
 /// One legal action in the view.
 #[derive(Debug, Serialize)]
@@ -95,11 +95,9 @@ fn walls(pos: &Position) -> Vec<String> {
 }
 
 impl GameApi for Position {
-    fn info() -> GameInfo {
-        GameInfo {
-            game: "quoridor",
+    fn description() -> Description {
+        Description {
             title: "Quoridor (围追堵截), two players",
-            players: super::player_names(GameKind::Quoridor),
             variants: &["standard"],
             action_syntax: ActionSyntax {
                 notation: "square or wall",
@@ -110,7 +108,6 @@ impl GameApi for Position {
                               (e3h separates e3|e4 and f3|f4; e3v separates e3|f3 and e4|f4)",
             },
             formats: &["json"],
-            start: "/v1/quoridor/start".to_owned(),
         }
     }
 
@@ -234,7 +231,7 @@ impl GameApi for Position {
             pawns: self.pawns().map(|s| s.to_string()),
             walls: walls(self),
             walls_left: Player::ALL.map(|p| self.walls_left(p)),
-            to_move: self.turn().number(),
+            to_move: qipan_rules::Game::to_move(self).number(),
         }
     }
 }

@@ -14,7 +14,7 @@ use super::{
     StartParam,
 };
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, GameInfo, StartQuery};
+use crate::wire::{ActionSyntax, Description, StartQuery};
 
 /// One legal action in the view.
 #[derive(Debug, Serialize)]
@@ -167,11 +167,9 @@ fn setup_fault(e: &SetupError) -> (&'static str, Location) {
 }
 
 impl GameApi for Position {
-    fn info() -> GameInfo {
-        GameInfo {
-            game: "tetris",
+    fn description() -> Description {
+        Description {
             title: "Tetris (guideline rules, SRS, 7-bag)",
-            players: super::player_names(GameKind::Tetris),
             variants: &["standard"],
             action_syntax: ActionSyntax {
                 notation: "input",
@@ -180,7 +178,6 @@ impl GameApi for Position {
                 description: "one player input; a request may carry a whole batch of them",
             },
             formats: &["json"],
-            start: "/v1/tetris/start".to_owned(),
         }
     }
 
@@ -270,11 +267,11 @@ impl GameApi for Position {
                 byte: Some(0),
                 ..Location::default()
             },
-            CodeError::FullRow { row } => Location {
-                row: Some(*row),
-                ..Location::default()
-            },
-            CodeError::Truncated { .. }
+            // The code counts rows from the bottom; its message names the
+            // row that way, and no `row` member (counted from the top
+            // everywhere) is sent.
+            CodeError::FullRow { .. }
+            | CodeError::Truncated { .. }
             | CodeError::TrailingData { .. }
             | CodeError::OutOfRange { .. }
             | CodeError::NotCanonical { .. }

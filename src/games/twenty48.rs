@@ -10,7 +10,7 @@ use super::{
     not_taken, seeded, standard_only, syntax_location, Fault, GameApi, GameError, Seed, StartParam,
 };
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, GameInfo, StartQuery};
+use crate::wire::{ActionSyntax, Description, StartQuery};
 
 /// One legal move in the view.
 #[derive(Debug, Serialize)]
@@ -100,11 +100,9 @@ fn grid_location(e: &GridError) -> Location {
 }
 
 impl GameApi for Position {
-    fn info() -> GameInfo {
-        GameInfo {
-            game: "2048",
+    fn description() -> Description {
+        Description {
             title: "2048",
-            players: super::player_names(GameKind::Twenty48),
             variants: &["standard"],
             action_syntax: ActionSyntax {
                 notation: "direction",
@@ -114,7 +112,6 @@ impl GameApi for Position {
                     "the direction every tile slides; a move that changes nothing is not legal",
             },
             formats: &["grid"],
-            start: "/v1/2048/start".to_owned(),
         }
     }
 

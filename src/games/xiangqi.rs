@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{not_taken, standard_only, syntax_location, Fault, GameApi, GameError, StartParam};
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, GameInfo, StartQuery};
+use crate::wire::{ActionSyntax, Description, StartQuery};
 
 /// One legal move in the view.
 #[derive(Debug, Serialize)]
@@ -87,10 +87,13 @@ fn position_location(e: &PositionError) -> Location {
     match e {
         PositionError::ImpossiblePoint { square, .. } => Location {
             point: Some(square.to_string()),
+            row: Some(usize::from(square.row())),
+            column: Some(usize::from(square.file())),
             ..Location::default()
         },
         PositionError::GeneralsFacing { file } => Location {
             file: Some(char::from(b'a' + file).to_string()),
+            column: Some(usize::from(*file)),
             ..Location::default()
         },
         PositionError::TooManyPieces { .. }
@@ -128,11 +131,9 @@ fn fen_location(e: &FenError) -> Location {
 }
 
 impl GameApi for Position {
-    fn info() -> GameInfo {
-        GameInfo {
-            game: "xiangqi",
+    fn description() -> Description {
+        Description {
             title: "Xiangqi (Chinese chess)",
-            players: super::player_names(GameKind::Xiangqi),
             variants: &["standard"],
             action_syntax: ActionSyntax {
                 notation: "ICCS",
@@ -142,7 +143,6 @@ impl GameApi for Position {
                               Each listed move also carries its WXF (C2.5) and Chinese (炮二平五) forms.",
             },
             formats: &["fen"],
-            start: "/v1/xiangqi/start".to_owned(),
         }
     }
 

@@ -10,7 +10,7 @@ use super::{
 use crate::games;
 use crate::storage::matches as store;
 use crate::storage::StorageError;
-use crate::wire::matches::{CreateRequest, ForkRequest, InviteView, ModeName};
+use crate::wire::matches::{CreateRequest, ForkRequest, InviteView};
 use crate::wire::StartQuery;
 
 impl Matches {
@@ -40,8 +40,7 @@ impl Matches {
             }
         };
         let mode = match req.mode {
-            Some(ModeName::Duel) => Mode::Duel,
-            Some(ModeName::Solo) => Mode::Solo,
+            Some(mode) => mode.into(),
             None if kind.players().len() > 1 => Mode::Duel,
             None => Mode::Solo,
         };
@@ -54,7 +53,9 @@ impl Matches {
                 .filter(|s| all.contains(s))
                 .ok_or_else(|| MatchError::UnknownSeat {
                     given: name.clone(),
-                    seats: all.iter().map(|s| s.as_str()).collect(),
+                    game: kind,
+                    mode,
+                    seats: all.clone(),
                 })?,
             (None, Mode::Duel) => Seat::Side(position.to_move()),
             (None, Mode::Solo) => Seat::Solo,
@@ -258,7 +259,6 @@ fn new_match(
         game,
         mode,
         code: position.to_code(),
-        to_move: position.to_move(),
         status: MatchStatus::of(position.status()),
         position,
         ply,

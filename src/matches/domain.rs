@@ -8,9 +8,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use qipan_rules::{AnyPlayer, AnyPosition, EndReason, GameKind, Status};
 
 use super::id::{MatchId, SecretHash};
-use crate::wire::problem::UndoOfferView;
-use crate::wire::state::State;
-use crate::wire::StatusView;
 
 /// The most moves a match keeps.
 pub const HISTORY_CAP: i64 = 100;
@@ -66,9 +63,10 @@ impl Timestamp {
         Timestamp(ms)
     }
 
-    /// The moment `ms` milliseconds after the epoch.
-    pub fn from_millis(ms: i64) -> Timestamp {
-        Timestamp(ms)
+    /// The moment `ms` milliseconds after the epoch; `None` before it (no
+    /// match was played then).
+    pub fn from_millis(ms: i64) -> Option<Timestamp> {
+        (ms >= 0).then_some(Timestamp(ms))
     }
 
     /// Milliseconds since the epoch.
@@ -78,7 +76,9 @@ impl Timestamp {
 
     /// RFC 3339 with milliseconds, in UTC.
     pub fn rfc3339(self) -> String {
-        let t = UNIX_EPOCH + Duration::from_millis(u64::try_from(self.0).unwrap_or(0));
+        let ms = u64::try_from(self.0)
+            .expect("a timestamp is never before the epoch: checked when made");
+        let t = UNIX_EPOCH + Duration::from_millis(ms);
         humantime::format_rfc3339_millis(t).to_string()
     }
 }
@@ -255,25 +255,6 @@ impl MatchStatus {
         }
     }
 
-    /// `ongoing`, `won`, `drawn` or `over`.
-    pub fn state(self) -> State {
-        match self {
-            MatchStatus::Ongoing => State::Ongoing,
-            MatchStatus::Won { .. } => State::Won,
-            MatchStatus::Drawn { .. } => State::Drawn,
-            MatchStatus::Over { .. } => State::Over,
-        }
-    }
-
-    /// As views show it.
-    pub fn view(self) -> StatusView {
-        StatusView {
-            state: self.state(),
-            winner: self.winner().map(AnyPlayer::as_str),
-            reason: self.reason().map(MatchEnd::as_str),
-        }
-    }
-
     /// The status after `loser` resigns: the other side wins, or a solo
     /// game is over.
     pub fn resigned_by(loser: AnyPlayer) -> MatchStatus {
@@ -298,16 +279,6 @@ pub struct UndoOffer {
     pub back_to: i64,
 }
 
-impl UndoOffer {
-    /// As views show it.
-    pub fn view(self) -> UndoOfferView {
-        UndoOfferView {
-            seat: self.seat.as_str(),
-            ply: self.back_to,
-        }
-    }
-}
-
 /// Where a forked match came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Parent {
@@ -330,9 +301,6 @@ pub struct Match {
     pub position: AnyPosition,
     /// Its canonical code.
     pub code: String,
-    /// The side to move (kept with the state: a capped history no longer
-    /// tells it).
-    pub to_move: AnyPlayer,
     /// Moves made since the match began.
     pub ply: i64,
     /// Bumped by every write.
@@ -350,10 +318,14 @@ pub struct Match {
 }
 
 impl Match {
+    /// The side to move.
+    pub fn to_move(&self) -> AnyPlayer {
+        self.position.to_move()
+    }
+
     /// Moves the match to `position` at `ply` (a play or a takeback): its
     /// status comes from the rules, and any takeback offer is withdrawn.
     pub fn set_position(&mut self, position: AnyPosition, code: String, ply: i64) {
-        self.to_move = position.to_move();
         self.status = MatchStatus::of(position.status());
         self.position = position;
         self.code = code;

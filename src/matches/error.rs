@@ -1,12 +1,15 @@
 //! What can go wrong with a match request, as data. `crate::problem` turns
 //! each into its problem.
 
+use std::fmt;
+
 use qipan_rules::GameKind;
 
-use super::domain::{MatchStatus, Seat, UndoOffer, Version, HISTORY_CAP};
+use super::domain::{MatchStatus, Mode, Seat, UndoOffer, Version, HISTORY_CAP};
 use super::id::{MatchId, NoRandomness};
 use crate::games::GameError;
 use crate::storage::StorageError;
+use crate::wire::StatusView;
 
 /// A request the match API refuses, or could not carry out.
 #[derive(Debug, thiserror::Error)]
@@ -36,10 +39,10 @@ pub enum MatchError {
     #[error("another write to this match landed first; nothing of this request was written")]
     Conflict,
     /// The match has ended.
-    #[error("{refused}: the match is over ({})", status.view().phrase())]
+    #[error("{refused}: the match is over ({})", StatusView::from(*status).phrase())]
     Finished {
         /// What cannot be done.
-        refused: &'static str,
+        refused: Refused,
         /// How it ended.
         status: MatchStatus,
     },
@@ -56,12 +59,16 @@ pub enum MatchError {
     #[error("{0} has one player: its matches are solo")]
     SoloOnly(GameKind),
     /// The creator asked for a seat the match does not have.
-    #[error("there is no seat {given:?} in this match; the seats are {}", seats.join(", "))]
+    #[error("there is no seat {given:?} in a {} {game} match; the seats are {}", mode.as_str(), names(seats))]
     UnknownSeat {
         /// The seat named.
         given: String,
+        /// The game.
+        game: GameKind,
+        /// Duel or solo.
+        mode: Mode,
         /// The seats there are.
-        seats: Vec<&'static str>,
+        seats: Vec<Seat>,
     },
     /// A join without an invite.
     #[error("send the invite, as {{\"invite\": \"…\"}} or ?invite=")]
@@ -77,8 +84,8 @@ pub enum MatchError {
     NothingToUndo {
         /// The match's ply.
         ply: i64,
-        /// Why.
-        why: String,
+        /// Which move is missing.
+        why: Missing,
     },
     /// The other seat's takeback offer stands.
     #[error("{} has offered a takeback; accept or decline it first", .0.seat.as_str())]
@@ -119,17 +126,64 @@ impl From<GameError> for MatchError {
     }
 }
 
-impl MatchError {
-    /// Nothing to take back.
-    pub fn nothing_to_undo(ply: i64, why: impl Into<String>) -> MatchError {
-        MatchError::NothingToUndo {
-            ply,
-            why: why.into(),
+/// What a finished match refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Playing.
+    Play,
+    /// Offering a takeback in a duel.
+    OfferUndo,
+    /// Undoing a resigned solo match.
+    UndoResigned,
+    /// Resigning again.
+    Resign,
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Refused::Play => "no action can be played",
+            Refused::OfferUndo => "no takeback can be offered",
+            Refused::UndoResigned => "a resigned match cannot be undone",
+            Refused::Resign => "the match cannot be resigned",
+        })
+    }
+}
+
+/// The kept move a takeback needs and does not find.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// A solo match's last move.
+    LastMove,
+    /// The last move of a duel seat.
+    SeatsMove(Seat),
+    /// The move an accepted offer takes back (it fell out of the history).
+    OfferedMove,
+}
+
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Missing::LastMove => f.write_str("no kept move to take back"),
+            Missing::SeatsMove(seat) => {
+                write!(f, "{} has no kept move to take back", seat.as_str())
+            }
+            Missing::OfferedMove => f.write_str("the move offered back is no longer kept"),
         }
     }
+}
 
+impl MatchError {
     /// How many moves a match keeps (for `nothing-to-undo`).
     pub const KEPT: i64 = HISTORY_CAP;
+}
+
+fn names(seats: &[Seat]) -> String {
+    seats
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn asked_for(versions: &[Version]) -> String {

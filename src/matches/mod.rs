@@ -23,7 +23,7 @@ pub use domain::{
     KeptMove, Match, MatchEnd, MatchStatus, Mode, Parent, Seat, SeatSlot, Timestamp, UndoOffer,
     Version, HISTORY_CAP,
 };
-pub use error::MatchError;
+pub use error::{MatchError, Missing, Refused};
 pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
 
 use sqlx::AnyConnection;

@@ -6,8 +6,8 @@ use sqlx::AnyConnection;
 
 use super::read::render;
 use super::{
-    KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Precondition, Seat,
-    Timestamp, Token, UndoOffer, HISTORY_CAP,
+    KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Missing, Mode, Outcome,
+    Precondition, Refused, Seat, Timestamp, Token, UndoOffer, HISTORY_CAP,
 };
 use crate::games::{self, Batch};
 use crate::storage::matches as store;
@@ -37,7 +37,7 @@ impl Matches {
         let mut held = (self.db.backend() == Backend::Postgres).then_some(conn);
         if !m.status.is_ongoing() {
             return Err(MatchError::Finished {
-                refused: "no action can be played",
+                refused: Refused::Play,
                 status: m.status,
             });
         }
@@ -103,19 +103,19 @@ impl Matches {
         if m.mode == Mode::Solo {
             if m.status.is_resigned() {
                 return Err(MatchError::Finished {
-                    refused: "a resigned match cannot be undone",
+                    refused: Refused::UndoResigned,
                     status: m.status,
                 });
             }
             let ply = m.ply - 1;
-            self.go_back(&mut conn, &mut m, &pre, ply, "no kept move to take back")
+            self.go_back(&mut conn, &mut m, &pre, ply, Missing::LastMove)
                 .await?;
             drop(conn);
             return Ok((Self::outcome(&m, &seats, base)?, true));
         }
         if !m.status.is_ongoing() {
             return Err(MatchError::Finished {
-                refused: "no takeback can be offered",
+                refused: Refused::OfferUndo,
                 status: m.status,
             });
         }
@@ -127,10 +127,10 @@ impl Matches {
             return Ok((Self::outcome(&m, &seats, base)?, false));
         }
         let Some(last) = store::last_move_of(&mut conn, &m, seat).await? else {
-            return Err(MatchError::nothing_to_undo(
-                m.ply,
-                format!("{} has no kept move to take back", seat.as_str()),
-            ));
+            return Err(MatchError::NothingToUndo {
+                ply: m.ply,
+                why: Missing::SeatsMove(seat),
+            });
         };
         m.undo = Some(UndoOffer {
             seat,
@@ -150,10 +150,10 @@ impl Matches {
         m: &mut Match,
         pre: &Precondition,
         ply: i64,
-        why: &str,
+        why: Missing,
     ) -> Result<(), MatchError> {
         let Some(row) = store::move_at(conn, m, ply + 1).await? else {
-            return Err(MatchError::nothing_to_undo(m.ply, why));
+            return Err(MatchError::NothingToUndo { ply: m.ply, why });
         };
         let position = AnyPosition::from_code(m.game, &row.code_before).map_err(|_| {
             StorageError::Corrupt {
@@ -197,8 +197,7 @@ impl Matches {
         if offer.seat == seat {
             return Err(MatchError::OwnUndoOffer(seat));
         }
-        let why = "the move offered back is no longer kept";
-        self.go_back(&mut conn, &mut m, &pre, offer.back_to, why)
+        self.go_back(&mut conn, &mut m, &pre, offer.back_to, Missing::OfferedMove)
             .await?;
         drop(conn);
         Self::outcome(&m, &seats, base)
@@ -222,14 +221,14 @@ impl Matches {
         let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
         if !m.status.is_ongoing() {
             return Err(MatchError::Finished {
-                refused: "the match cannot be resigned",
+                refused: Refused::Resign,
                 status: m.status,
             });
         }
         // In a duel the seat resigns; in a solo match, the side to move.
         let loser = match (m.mode, seat) {
             (Mode::Duel, Seat::Side(side)) => side,
-            (Mode::Duel, Seat::Solo) | (Mode::Solo, _) => m.to_move,
+            (Mode::Duel, Seat::Solo) | (Mode::Solo, _) => m.to_move(),
         };
         m.status = MatchStatus::resigned_by(loser);
         m.undo = None;

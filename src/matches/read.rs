@@ -4,9 +4,7 @@ use serde_json::value::RawValue;
 
 use super::{Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
 use crate::games;
-use crate::wire::matches::{
-    HistoryView, InviteView, MatchView, ModeName, MoveView, ParentView, SeatView,
-};
+use crate::wire::matches::{HistoryView, InviteView, MatchView, MoveView, ParentView, SeatView};
 
 /// The URL of a match.
 pub fn match_url(base: &str, id: MatchId) -> String {
@@ -52,13 +50,10 @@ pub(super) fn render(
         history_url: format!("{url}/history"),
         url,
         game: m.game.as_str(),
-        mode: match m.mode {
-            super::Mode::Duel => ModeName::Duel,
-            super::Mode::Solo => ModeName::Solo,
-        },
+        mode: m.mode.into(),
         version: m.version.get(),
         ply: m.ply,
-        to_move: m.to_move.as_str(),
+        to_move: m.to_move().as_str(),
         state,
         seats: seats
             .iter()
@@ -68,8 +63,8 @@ pub(super) fn render(
                 joined_at: s.joined_at.map(|t| t.rfc3339()),
             })
             .collect(),
-        status: m.status.view(),
-        undo_offer: m.undo.map(|u| u.view()),
+        status: m.status.into(),
+        undo_offer: m.undo.map(Into::into),
         parent: m.parent.map(|p| ParentView {
             id: p.id.to_string(),
             ply: p.ply,

@@ -8,6 +8,7 @@ use super::{ApiError, Problem, ProblemKind};
 use crate::games::{BodyFault, GameError};
 use crate::matches::{InvalidMatchId, MatchError};
 use crate::routes::conditional::IfMatchError;
+use crate::routes::matches::MalformedJson;
 use crate::storage::StorageError;
 use crate::wire::problem::{
     ActionMembers, FaultMembers, FieldMembers, GameOverMembers, KeptMembers, MatchMembers, Members,
@@ -145,6 +146,10 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
         GameError::ImportBody(BodyFault::NotAnObject) => {
             Problem::new(ProblemKind::MalformedBody, "the body must be a JSON object")
         }
+        GameError::ImportBody(BodyFault::Other(detail)) => Problem::new(
+            ProblemKind::MalformedBody,
+            format!("the body is not valid here: {detail}"),
+        ),
         GameError::ImportBody(BodyFault::Field {
             field,
             index,
@@ -249,7 +254,7 @@ impl From<MatchError> for ApiError {
                 Members::GameOver(GameOverMembers {
                     index: None,
                     action: None,
-                    outcome: status.view(),
+                    outcome: status.into(),
                 }),
             ),
             MatchError::Game(e) => return game_problem(e, Context::MatchBody),
@@ -269,9 +274,11 @@ impl From<MatchError> for ApiError {
                 detail,
                 one_of("mode", vec!["solo"]),
             ),
-            MatchError::UnknownSeat { seats, .. } => {
-                Problem::with(ProblemKind::InvalidField, detail, one_of("seat", seats))
-            }
+            MatchError::UnknownSeat { seats, .. } => Problem::with(
+                ProblemKind::InvalidField,
+                detail,
+                one_of("seat", seats.iter().map(|s| s.as_str()).collect()),
+            ),
             MatchError::NoInvite => {
                 Problem::with(ProblemKind::InvalidField, detail, field("invite"))
             }
@@ -295,7 +302,7 @@ impl From<MatchError> for ApiError {
                 ProblemKind::UndoPending,
                 detail,
                 Members::Offer(OfferMembers {
-                    undo_offer: offer.view(),
+                    undo_offer: offer.into(),
                 }),
             ),
             MatchError::NoUndoOffer => Problem::new(ProblemKind::NoUndoOffer, detail),
@@ -322,6 +329,12 @@ impl From<MatchError> for ApiError {
 impl From<InvalidMatchId> for ApiError {
     fn from(e: InvalidMatchId) -> ApiError {
         Problem::with(ProblemKind::InvalidMatchId, e.to_string(), field("id")).into()
+    }
+}
+
+impl From<MalformedJson> for ApiError {
+    fn from(e: MalformedJson) -> ApiError {
+        Problem::new(ProblemKind::MalformedBody, e.to_string()).into()
     }
 }
 

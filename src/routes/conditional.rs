@@ -2,7 +2,7 @@
 //! `ETag`, `If-Match` and `If-None-Match` headers.
 //!
 //! - State views are pure functions of their URL: their entity tag is a
-//!   hash of the body ([`BodyTag`]), and `If-None-Match` gets a 304.
+//!   hash of the body ([`body_tag`]), and `If-None-Match` gets a 304.
 //! - A match's entity tag is its version. Reads answer 304 to
 //!   `If-None-Match` (weak comparison, as §13.1.2 asks); writes honour
 //!   `If-Match` with the strong comparison of §13.1.1, so a weak tag never
@@ -51,22 +51,26 @@ pub fn client_has(req: &HttpRequest, tag: &EntityTag) -> bool {
 ///
 /// [`IfMatchError`] when the header is not a list of entity tags.
 pub fn precondition(req: &HttpRequest) -> Result<Precondition, IfMatchError> {
-    let Some(raw) = req.headers().get(actix_web::http::header::IF_MATCH) else {
+    let lines: Vec<&[u8]> = req
+        .headers()
+        .get_all(actix_web::http::header::IF_MATCH)
+        .map(|v| v.as_bytes())
+        .collect();
+    if lines.is_empty() {
         return Ok(Precondition::Any);
-    };
-    let text = || String::from_utf8_lossy(raw.as_bytes()).into_owned();
+    }
+    let text = || String::from_utf8_lossy(&lines.join(&b", "[..])).into_owned();
+    // How many list entries the header lines hold, to tell whether actix
+    // skipped any (it drops entries that are not entity tags).
+    let entries = lines
+        .iter()
+        .flat_map(|line| line.split(|&b| b == b','))
+        .filter(|part| !part.trim_ascii().is_empty())
+        .count();
     match IfMatch::parse(req) {
         Ok(IfMatch::Any) => Ok(Precondition::Any),
         // actix skips list entries that are not entity tags; each must be.
-        Ok(IfMatch::Items(items))
-            if items.is_empty()
-                || items.len()
-                    != raw
-                        .as_bytes()
-                        .split(|&b| b == b',')
-                        .filter(|part| !part.trim_ascii().is_empty())
-                        .count() =>
-        {
+        Ok(IfMatch::Items(items)) if items.is_empty() || items.len() != entries => {
             Err(IfMatchError::Syntax(text()))
         }
         Ok(IfMatch::Items(items)) => Ok(Precondition::OneOf(
@@ -92,6 +96,16 @@ mod tests {
             req = req.insert_header(("if-match", h));
         }
         precondition(&req.to_http_request())
+    }
+
+    #[test]
+    fn if_match_may_come_in_several_lines() {
+        let req = TestRequest::default()
+            .append_header(("if-match", "\"3\""))
+            .append_header(("if-match", "\"5\", \"6\""))
+            .to_http_request();
+        let versions = [3, 5, 6].map(Version::new).to_vec();
+        assert_eq!(precondition(&req), Ok(Precondition::OneOf(versions)));
     }
 
     fn one(v: i64) -> Result<Precondition, IfMatchError> {

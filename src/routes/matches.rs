@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use super::conditional::{self, version_tag};
 use super::state::Base;
 use crate::matches::{MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token};
-use crate::problem::{ApiError, Problem, ProblemKind};
+use crate::problem::ApiError;
 use crate::wire::matches::{CreateRequest, ForkRequest, JoinRequest};
 use crate::wire::PlayRequest;
 
@@ -85,6 +85,11 @@ impl FromRequest for Precondition {
 /// A JSON body that may be left out (an empty body reads as the default).
 pub struct OptionalJson<T>(pub T);
 
+/// An optional body that was sent but is not the JSON the endpoint reads.
+#[derive(Debug, thiserror::Error)]
+#[error("the body is not the JSON this endpoint expects: {0}")]
+pub struct MalformedJson(#[from] pub serde_json::Error);
+
 impl<T: DeserializeOwned + Default + 'static> FromRequest for OptionalJson<T> {
     type Error = actix_web::Error;
     type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, Self::Error>>>>;
@@ -98,13 +103,7 @@ impl<T: DeserializeOwned + Default + 'static> FromRequest for OptionalJson<T> {
             }
             serde_json::from_slice(&bytes)
                 .map(OptionalJson)
-                .map_err(|e| {
-                    ApiError::from(Problem::new(
-                        ProblemKind::MalformedBody,
-                        format!("the body is not the JSON this endpoint expects: {e}"),
-                    ))
-                    .into()
-                })
+                .map_err(|e| ApiError::from(MalformedJson(e)).into())
         })
     }
 }

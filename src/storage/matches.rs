@@ -105,6 +105,10 @@ fn side_of(game: GameKind, column: &'static str, text: &str) -> Result<AnyPlayer
     AnyPlayer::parse(game, text).ok_or_else(|| corrupt(column, text))
 }
 
+fn time_of(column: &'static str, ms: i64) -> Result<Timestamp, StorageError> {
+    Timestamp::from_millis(ms).ok_or_else(|| corrupt(column, ms))
+}
+
 fn status_of(game: GameKind, r: &MatchRow) -> Result<MatchStatus, StorageError> {
     let reason = || {
         let text = r
@@ -147,7 +151,11 @@ impl TryFrom<MatchRow> for Match {
         let mode = Mode::parse(&r.mode).ok_or_else(|| corrupt("mode", &r.mode))?;
         let position =
             AnyPosition::from_code(game, &r.code).map_err(|_| corrupt("code", &r.code))?;
-        let to_move = side_of(game, "to_move", &r.to_move)?;
+        // The side to move is kept beside the code (a capped history no
+        // longer tells it); the two must agree.
+        if side_of(game, "to_move", &r.to_move)? != position.to_move() {
+            return Err(corrupt("to_move", (&r.to_move, &r.code)));
+        }
         let status = status_of(game, &r)?;
         let undo = match (&r.undo_seat, r.undo_ply) {
             (Some(seat), Some(back_to)) => Some(UndoOffer {
@@ -171,14 +179,13 @@ impl TryFrom<MatchRow> for Match {
             mode,
             position,
             code: r.code,
-            to_move,
             ply: r.ply,
             version: Version::new(r.version),
             status,
             undo,
             parent,
-            created_at: Timestamp::from_millis(r.created_at),
-            updated_at: Timestamp::from_millis(r.updated_at),
+            created_at: time_of("created_at", r.created_at)?,
+            updated_at: time_of("updated_at", r.updated_at)?,
         })
     }
 }
@@ -189,7 +196,10 @@ impl SeatRow {
             seat: seat_of(game, "seat", &self.seat)?,
             token: self.token_hash.map(SecretHash::stored),
             invite: self.invite_hash.map(SecretHash::stored),
-            joined_at: self.joined_at.map(Timestamp::from_millis),
+            joined_at: self
+                .joined_at
+                .map(|ms| time_of("joined_at", ms))
+                .transpose()?,
         })
     }
 }
@@ -203,7 +213,7 @@ impl MoveRow {
             action: self.action,
             code_before: self.code_before,
             code_after: self.code_after,
-            played_at: Timestamp::from_millis(self.played_at),
+            played_at: time_of("played_at", self.played_at)?,
         })
     }
 }
@@ -241,7 +251,7 @@ impl<'a> StateColumns<'a> {
     fn of(m: &'a Match) -> StateColumns<'a> {
         StateColumns {
             code: &m.code,
-            to_move: m.to_move.as_str(),
+            to_move: m.to_move().as_str(),
             ply: m.ply,
             status: state_name(m.status),
             winner: m.status.winner().map(AnyPlayer::as_str),

@@ -5,8 +5,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::problem::UndoOfferView;
+use super::state::State;
 use super::StatusView;
+use crate::matches::{MatchEnd, MatchStatus, Mode, UndoOffer};
 
 /// Whether a match is played between seats or alone, as sent and shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -16,6 +17,58 @@ pub enum ModeName {
     Duel,
     /// One token plays every side.
     Solo,
+}
+
+impl From<ModeName> for Mode {
+    fn from(m: ModeName) -> Mode {
+        match m {
+            ModeName::Duel => Mode::Duel,
+            ModeName::Solo => Mode::Solo,
+        }
+    }
+}
+
+impl From<Mode> for ModeName {
+    fn from(m: Mode) -> ModeName {
+        match m {
+            Mode::Duel => ModeName::Duel,
+            Mode::Solo => ModeName::Solo,
+        }
+    }
+}
+
+impl From<MatchStatus> for StatusView {
+    fn from(s: MatchStatus) -> StatusView {
+        StatusView {
+            state: match s {
+                MatchStatus::Ongoing => State::Ongoing,
+                MatchStatus::Won { .. } => State::Won,
+                MatchStatus::Drawn { .. } => State::Drawn,
+                MatchStatus::Over { .. } => State::Over,
+            },
+            winner: s.winner().map(|w| w.as_str()),
+            reason: s.reason().map(MatchEnd::as_str),
+        }
+    }
+}
+
+/// A pending takeback offer, as match views and `undo-pending` problems
+/// show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct UndoOfferView {
+    /// The seat that offered.
+    pub seat: &'static str,
+    /// The ply the match goes back to if it is accepted.
+    pub ply: i64,
+}
+
+impl From<UndoOffer> for UndoOfferView {
+    fn from(u: UndoOffer) -> UndoOfferView {
+        UndoOfferView {
+            seat: u.seat.as_str(),
+            ply: u.back_to,
+        }
+    }
 }
 
 /// Body of `POST /v1/matches`.

@@ -11,4 +11,6 @@ pub mod matches;
 pub mod problem;
 pub mod state;
 
-pub use state::{ActionSyntax, GameInfo, PlayRequest, StartQuery, StateView, StatusView};
+pub use state::{
+    ActionSyntax, Description, GameInfo, PlayRequest, StartQuery, StateView, StatusView,
+};

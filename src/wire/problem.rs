@@ -7,6 +7,7 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use super::matches::UndoOfferView;
 use super::StatusView;
 
 /// Where in a code, text or board a fault lies. Only the members that apply
@@ -213,15 +214,6 @@ pub struct KeptMembers {
     pub ply: i64,
     /// How many moves a match keeps.
     pub kept: i64,
-}
-
-/// A pending takeback offer, as match views show it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct UndoOfferView {
-    /// The seat that offered.
-    pub seat: &'static str,
-    /// The ply the match goes back to if it is accepted.
-    pub ply: i64,
 }
 
 /// `undo-pending`.

@@ -152,6 +152,20 @@ pub struct GameInfo {
     pub start: String,
 }
 
+/// What an adapter says of its game for `GET /v1/games` (the rest of the
+/// entry comes from the game's kind).
+#[derive(Debug)]
+pub struct Description {
+    /// A human name.
+    pub title: &'static str,
+    /// The rule variants; the first is the default.
+    pub variants: &'static [&'static str],
+    /// How actions are written.
+    pub action_syntax: ActionSyntax,
+    /// Readable formats for import and export; the first is the default.
+    pub formats: &'static [&'static str],
+}
+
 /// Body of `GET /v1/games`.
 #[derive(Debug, Serialize)]
 pub struct GameList {

@@ -354,3 +354,62 @@ async fn every_answer_carries_a_request_id() {
         assert_ne!(got, sent);
     }
 }
+
+#[tokio::test]
+async fn every_game_names_a_syntax_fault_the_same_way() {
+    let app = spawn_app().await;
+    // (game, a valid code of it, its fixed length if any)
+    let games = [
+        ("xiangqi", START.to_owned(), Some(43)),
+        ("gomoku", "AHBxf4A".to_owned(), None),
+        (
+            "2048",
+            "AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4".to_owned(),
+            Some(31),
+        ),
+        (
+            "quoridor",
+            "BEyqAAAAAAAAAAAAAAAAAAAAAA".to_owned(),
+            Some(26),
+        ),
+        ("tetris", "AWKoAU6Aq1TNpY-77ohQAAMA".to_owned(), None),
+    ];
+    for (game, code, fixed) in games {
+        let get = |code: String| {
+            let app = &app;
+            async move { app.get(&format!("/v1/{game}/{code}")).await }
+        };
+        assert_eq!(get(code.clone()).await.status, 200, "{game} {code}");
+        let star = format!("{}*{}", &code[..2], &code[3..]);
+        let p = get(star).await.problem(400, "invalid-code");
+        assert_eq!(
+            (&p["field"], &p["reason"], &p["offset"], &p["character"]),
+            (
+                &json!("code"),
+                &json!("invalid-character"),
+                &json!(2),
+                &json!("*")
+            ),
+            "{game}: {p}"
+        );
+        let padded = format!("{}=", &code[..code.len() - 1]);
+        let p = get(padded).await.problem(400, "invalid-code");
+        assert_eq!(
+            (&p["reason"], &p["offset"]),
+            (&json!("padding"), &json!(code.len() - 1)),
+            "{game}: {p}"
+        );
+        // Five characters: never whole bytes in base64.
+        let p = get(code[..5].to_owned()).await.problem(400, "invalid-code");
+        assert_eq!(
+            (&p["reason"], &p["length"]),
+            (&json!("wrong-length"), &json!(5)),
+            "{game}: {p}"
+        );
+        assert_eq!(
+            p.get("expected_length").and_then(|v| v.as_u64()),
+            fixed.map(|n| n as u64),
+            "{game}: {p}"
+        );
+    }
+}

@@ -223,7 +223,10 @@ pub fn decode(code: &str, layout: &Layout) -> Result<Vec<u8>, SyntaxError> {
     // a last character with bits set past the last byte.
     ENGINE.decode(code).map_err(|_| SyntaxError::TrailingBits {
         offset: length - 1,
-        character: code.chars().last().unwrap_or('A'),
+        character: code
+            .chars()
+            .last()
+            .expect("a code of the right length is not empty"),
         bytes,
     })
 }

@@ -415,8 +415,7 @@ impl Position {
         let first = bag.deal(&mut rng);
         let queue = [(); QUEUE_LEN].map(|()| bag.deal(&mut rng));
         let board = Board::EMPTY;
-        // An empty field always has room for the first piece.
-        let piece = appear(&board, first).unwrap_or(Piece::spawn(first));
+        let piece = appear(&board, first).expect("an empty field has room for any piece");
         Position {
             board,
             piece,
