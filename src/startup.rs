@@ -6,7 +6,7 @@ use std::net::{SocketAddr, TcpListener};
 
 use actix_cors::Cors;
 use actix_web::dev::Server;
-use actix_web::middleware::{from_fn, ErrorHandlers};
+use actix_web::middleware::ErrorHandlers;
 use actix_web::{guard, web, App, HttpServer};
 use anyhow::Context;
 
@@ -19,7 +19,7 @@ use crate::problem::{self, method_not_allowed};
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::{docs, games, health, state};
 use crate::storage::Database;
-use crate::telemetry::request_span;
+use crate::telemetry::RequestIds;
 
 /// Largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -62,7 +62,7 @@ impl Application {
                 // included, gets its id and span.
                 .wrap(cors())
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
-                .wrap(from_fn(request_span))
+                .wrap(RequestIds)
                 .app_data(settings.clone())
                 .app_data(cache.clone())
                 .app_data(matches.clone())

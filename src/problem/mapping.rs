@@ -206,14 +206,13 @@ impl From<GameError> for ApiError {
 impl From<StorageError> for ApiError {
     fn from(e: StorageError) -> ApiError {
         match e {
-            StorageError::Unavailable(cause) => {
-                tracing::warn!(error = %cause, "database unavailable");
-                Problem::new(
+            StorageError::Unavailable(cause) => ApiError::Unavailable {
+                problem: Problem::new(
                     ProblemKind::DatabaseUnavailable,
                     "the database cannot be reached just now; read the match before retrying a write (a write cut off mid-way may have landed)",
-                )
-                .into()
-            }
+                ),
+                cause: cause.into(),
+            },
             StorageError::Conflict => Problem::new(
                 ProblemKind::WriteConflict,
                 "another write to this match landed first; nothing of this request was written",
@@ -351,7 +350,7 @@ mod tests {
 
     fn body(e: ApiError) -> serde_json::Value {
         match e {
-            ApiError::Problem(p) => {
+            ApiError::Problem(p) | ApiError::Unavailable { problem: p, .. } => {
                 let res = p.response();
                 let bytes = actix_web::body::to_bytes(res.into_body());
                 let bytes = futures_executor(bytes);

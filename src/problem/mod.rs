@@ -392,6 +392,15 @@ pub enum ApiError {
     /// A client error, sent as it is.
     #[error("{0}")]
     Problem(Problem),
+    /// The database cannot be reached: a problem for the client, and a
+    /// cause for the logs.
+    #[error("{problem}")]
+    Unavailable {
+        /// What the client is told.
+        problem: Problem,
+        /// What went wrong.
+        cause: anyhow::Error,
+    },
     /// A failure inside the service: logged with its cause chain, answered
     /// with an opaque 500.
     #[error(transparent)]
@@ -404,25 +413,36 @@ impl From<Problem> for ApiError {
     }
 }
 
+impl ApiError {
+    /// Logs a failure of the service itself (the request middleware calls
+    /// this, naming the request); client errors are not logged.
+    pub fn log(&self, request: &str) {
+        match self {
+            ApiError::Problem(_) => {}
+            ApiError::Unavailable { cause, .. } => {
+                tracing::warn!(request, error = %cause, "database unavailable");
+            }
+            ApiError::Internal(e) => tracing::error!(request, error = ?e, "internal error"),
+        }
+    }
+}
+
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
-            ApiError::Problem(p) => p.kind.status(),
+            ApiError::Problem(p) | ApiError::Unavailable { problem: p, .. } => p.kind.status(),
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
         match self {
-            ApiError::Problem(p) => p.response(),
-            ApiError::Internal(e) => {
-                tracing::error!(error = ?e, "internal error");
-                Problem::new(
-                    ProblemKind::Internal,
-                    "the service failed to answer this request; it has been logged",
-                )
-                .response()
-            }
+            ApiError::Problem(p) | ApiError::Unavailable { problem: p, .. } => p.response(),
+            ApiError::Internal(_) => Problem::new(
+                ProblemKind::Internal,
+                "the service failed to answer this request; it has been logged",
+            )
+            .response(),
         }
     }
 }

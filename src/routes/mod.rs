@@ -13,11 +13,14 @@ use actix_web::http::header::{self, EntityTag, HeaderValue};
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 
-/// A JSON body ready to send, with its strong entity tag. Cheap to clone.
+/// A JSON body ready to send, with its strong entity tag (and that tag
+/// written once as a header value, since cached bodies are sent many
+/// times). Cheap to clone.
 #[derive(Clone)]
 pub struct Rendered {
     body: Bytes,
     etag: EntityTag,
+    etag_header: HeaderValue,
 }
 
 impl Rendered {
@@ -25,7 +28,13 @@ impl Rendered {
     pub fn new(body: impl Into<Bytes>) -> Rendered {
         let body = body.into();
         let etag = conditional::body_tag(&body);
-        Rendered { body, etag }
+        let etag_header = HeaderValue::from_str(&etag.to_string())
+            .expect("a quoted run of hex digits is a valid header value");
+        Rendered {
+            body,
+            etag,
+            etag_header,
+        }
     }
 
     /// Size in bytes, for the cache's budget.
@@ -41,7 +50,7 @@ const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=3153600
 pub fn immutable(req: &HttpRequest, rendered: Rendered) -> HttpResponse {
     if conditional::client_has(req, &rendered.etag) {
         return HttpResponse::NotModified()
-            .insert_header(header::ETag(rendered.etag))
+            .insert_header((header::ETAG, rendered.etag_header))
             .insert_header((header::CACHE_CONTROL, IMMUTABLE))
             .finish();
     }
@@ -50,7 +59,7 @@ pub fn immutable(req: &HttpRequest, rendered: Rendered) -> HttpResponse {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         ))
-        .insert_header(header::ETag(rendered.etag))
+        .insert_header((header::ETAG, rendered.etag_header))
         .insert_header((header::CACHE_CONTROL, IMMUTABLE))
         .body(rendered.body)
 }
