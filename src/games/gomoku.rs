@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{not_taken, syntax_location, Fault, GameApi, GameError, StartParam};
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, Description, StartQuery};
+use crate::wire::{ActionSyntax, Description, Shown, StartQuery};
 
 const VARIANTS: [&str; 3] = ["freestyle", "standard", "renju"];
 
@@ -18,7 +18,7 @@ const VARIANTS: [&str; 3] = ["freestyle", "standard", "renju"];
 #[derive(Debug, Serialize)]
 pub struct PointView {
     /// The point, the form `play` takes (`h8`).
-    pub action: String,
+    pub action: Shown<Point>,
 }
 
 /// A point Black may not play (Renju), and why.
@@ -210,9 +210,7 @@ impl GameApi for Position {
     type ActionView = PointView;
 
     fn action_view(&self, p: Point) -> PointView {
-        PointView {
-            action: p.to_string(),
-        }
+        PointView { action: Shown(p) }
     }
 
     type Part<'a> = Part;

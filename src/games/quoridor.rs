@@ -10,13 +10,13 @@ use super::{
     not_taken, standard_only, syntax_location, Fault, GameApi, GameError, Parsed, StartParam,
 };
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, Description, StartQuery};
+use crate::wire::{ActionSyntax, Description, Shown, StartQuery};
 
 /// One legal action in the view.
 #[derive(Debug, Serialize)]
 pub struct ActionView {
     /// The destination square (`e2`) or the wall (`e3h`), the form `play` takes.
-    pub action: String,
+    pub action: Shown<Action>,
     /// `move` or `wall`.
     pub kind: &'static str,
 }
@@ -154,7 +154,7 @@ impl GameApi for Position {
 
     fn action_view(&self, a: Action) -> ActionView {
         ActionView {
-            action: a.to_string(),
+            action: Shown(a),
             kind: match a {
                 Action::Move(_) => "move",
                 Action::Wall(_) => "wall",

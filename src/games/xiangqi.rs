@@ -10,13 +10,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{not_taken, standard_only, syntax_location, Fault, GameApi, GameError, StartParam};
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, Description, StartQuery};
+use crate::wire::{ActionSyntax, Description, Shown, StartQuery};
 
 /// One legal move in the view.
 #[derive(Debug, Serialize)]
 pub struct MoveView {
     /// ICCS coordinates, the form `play` takes (`h2e2`).
-    pub action: String,
+    pub action: Shown<Move>,
     /// WXF notation (`C2.5`).
     pub wxf: String,
     /// Traditional Chinese notation (`炮二平五`).
@@ -193,10 +193,11 @@ impl GameApi for Position {
         let piece = self
             .piece_at(m.from)
             .expect("a legal move starts on a piece of the side to move");
+        let names = xq::names(self, m).expect("a legal move starts on a piece, so it has names");
         MoveView {
-            action: m.to_string(),
-            wxf: xq::wxf(self, m).expect("every legal move has a WXF name"),
-            chinese: xq::chinese(self, m).expect("every legal move has a Chinese name"),
+            action: Shown(m),
+            wxf: names.wxf,
+            chinese: names.chinese,
             from: m.from.name(),
             to: m.to.name(),
             piece: piece.role.as_str(),

@@ -12,5 +12,5 @@ pub mod problem;
 pub mod state;
 
 pub use state::{
-    ActionSyntax, Description, GameInfo, PlayRequest, StartQuery, StateView, StatusView,
+    ActionSyntax, Description, GameInfo, PlayRequest, Shown, StartQuery, StateView, StatusView,
 };

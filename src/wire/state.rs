@@ -197,3 +197,14 @@ pub struct ExportView<'a, Body> {
     #[serde(flatten)]
     pub body: Body,
 }
+
+/// A value written in a view by its `Display` (a move, a point, a wall):
+/// straight into the JSON text, with no string in between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shown<T>(pub T);
+
+impl<T: std::fmt::Display> Serialize for Shown<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}

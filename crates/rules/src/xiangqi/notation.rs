@@ -152,10 +152,39 @@ fn describe(pos: &Position, m: Move) -> Option<Described> {
     })
 }
 
+/// Both names of a move, from one look at the position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    /// The WXF form (`C2.5`).
+    pub wxf: String,
+    /// The traditional Chinese form (`炮二平五`).
+    pub chinese: String,
+}
+
+/// The WXF and Chinese forms of a move (what a listing of legal moves
+/// shows), or `None` when no piece stands on the move's origin.
+pub fn names(pos: &Position, m: Move) -> Option<Names> {
+    let d = describe(pos, m)?;
+    Some(Names {
+        wxf: wxf_of(&d),
+        chinese: chinese_of(&d),
+    })
+}
+
+/// Four characters as a string, without going through `format!`.
+fn four(chars: [char; 4]) -> String {
+    let mut s = String::with_capacity(chars.iter().map(|c| c.len_utf8()).sum());
+    s.extend(chars);
+    s
+}
+
 /// The WXF form of a move (`C2.5`, `H8+7`, `R+.3`, `C--1`), or `None` when
 /// no piece stands on the move's origin.
 pub fn wxf(pos: &Position, m: Move) -> Option<String> {
-    let d = describe(pos, m)?;
+    describe(pos, m).map(|d| wxf_of(&d))
+}
+
+fn wxf_of(d: &Described) -> String {
     let letter = d.piece.role.wxf_letter();
     let digit = |n: u8| char::from(b'0' + n);
     // The two characters before the direction: piece and file, or their
@@ -186,13 +215,16 @@ pub fn wxf(pos: &Position, m: Move) -> Option<String> {
         Direction::Backward => '-',
         Direction::Sideways => '.',
     };
-    Some(format!("{first}{second}{op}{}", digit(d.target)))
+    four([first, second, op, digit(d.target)])
 }
 
 /// The traditional Chinese form of a move (`炮二平五`, `马8进7`, `前车平四`),
 /// or `None` when no piece stands on the move's origin.
 pub fn chinese(pos: &Position, m: Move) -> Option<String> {
-    let d = describe(pos, m)?;
+    describe(pos, m).map(|d| chinese_of(&d))
+}
+
+fn chinese_of(d: &Described) -> String {
     let side = d.piece.side;
     let number = |n: u8| match side {
         Side::Red => CHINESE_DIGITS[n as usize % 10],
@@ -216,7 +248,7 @@ pub fn chinese(pos: &Position, m: Move) -> Option<String> {
         Direction::Backward => '退',
         Direction::Sideways => '平',
     };
-    Some(format!("{first}{second}{op}{}", number(d.target)))
+    four([first, second, op, number(d.target)])
 }
 
 #[cfg(test)]
@@ -227,7 +259,10 @@ mod tests {
         let pos = Position::from_fen(fen).unwrap();
         let m: Move = iccs.parse().unwrap();
         assert!(pos.is_legal(m), "{iccs} in {fen}");
-        (wxf(&pos, m).unwrap(), chinese(&pos, m).unwrap())
+        let names = names(&pos, m).unwrap();
+        assert_eq!(Some(&names.wxf), wxf(&pos, m).as_ref());
+        assert_eq!(Some(&names.chinese), chinese(&pos, m).as_ref());
+        (names.wxf, names.chinese)
     }
 
     #[test]
