@@ -192,7 +192,6 @@ where
         if tracing::enabled!(target: "qipan::request", Level::INFO) {
             tracing::info!(
                 target: "qipan::request",
-                request = text,
                 status = res.status().as_u16(),
                 micros = this.started.elapsed().as_micros() as u64,
             );
