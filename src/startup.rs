@@ -48,7 +48,13 @@ impl Application {
             ),
             None => None,
         };
-        let matches = web::Data::new(MatchService(database.clone().map(Matches::new)));
+        let matches = database.clone().map(Matches::new);
+        if let Some(m) = &matches {
+            m.listen()
+                .await
+                .context("listening for match changes on PostgreSQL")?;
+        }
+        let matches = web::Data::new(MatchService(matches));
         let listener = TcpListener::bind(settings.addr)
             .with_context(|| format!("binding {}", settings.addr))?;
         let addr = listener.local_addr()?;
@@ -211,6 +217,7 @@ fn match_routes() -> actix_web::Scope {
         .service(resource("", POST, web::post().to(m::create)))
         .service(resource("/{id}", GET, get().to(m::get)))
         .service(resource("/{id}/history", GET, get().to(m::history)))
+        .service(resource("/{id}/events", GET, get().to(m::events)))
         .service(resource("/{id}/play", POST, web::post().to(m::play)))
         .service(resource("/{id}/undo", POST, web::post().to(m::undo)))
         .service(resource(

@@ -2,6 +2,7 @@
 
 use qipan_rules::AnyPosition;
 
+use super::events::{Change, EventKind, MatchEvent};
 use super::read::{match_url, render, Shown};
 use super::{
     seat_of, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Parent, Seat,
@@ -134,15 +135,28 @@ impl Matches {
                 return Err(MatchError::SeatTaken(seats[i].seat));
             }
             let token = Secret::token()?;
-            let now = Timestamp::now();
-            match store::take_seat(&mut conn, id, m.version, seats[i].seat, &token.hash(), now)
-                .await
+            let seat = seats[i].seat;
+            let read_at = m.version;
+            m.updated_at = Timestamp::now();
+            let joined = MatchEvent::new(&m, read_at.next(), Change::by(EventKind::Joined, seat));
+            let backend = self.db.backend();
+            match store::take_seat(
+                &mut conn,
+                backend,
+                id,
+                read_at,
+                seat,
+                &token.hash(),
+                &joined,
+            )
+            .await
             {
                 Err(StorageError::Conflict) => continue,
                 Err(e) => return Err(e.into()),
                 Ok(version) => {
+                    self.published(id, version);
+                    let now = m.updated_at;
                     m.version = version;
-                    m.updated_at = now;
                     seats[i].token = Some(token.hash());
                     seats[i].joined_at = Some(now);
                     let shown = Shown {
@@ -183,32 +197,33 @@ impl Matches {
         // The position and the history to copy, from one snapshot.
         let (parent, history) = Self::load_history(&mut conn, id).await?;
         let ply = req.ply.unwrap_or(parent.ply);
-        let code = if ply == parent.ply {
-            Some(parent.code.clone())
-        } else {
-            history
-                .iter()
-                .find(|mv| mv.ply == ply)
-                .map(|mv| mv.code_after.clone())
-                .or_else(|| {
-                    history
-                        .iter()
-                        .find(|mv| Some(mv.ply) == ply.checked_add(1))
-                        .map(|mv| mv.code_before.clone())
-                })
-        };
-        let Some(code) = code else {
-            return Err(MatchError::PlyNotKept {
-                ply,
-                oldest: history.first().map_or(parent.ply, |mv| mv.ply - 1),
-                latest: parent.ply,
+        // The position after kept move `ply`, or before kept move `ply + 1`.
+        let kept = history
+            .iter()
+            .find(|mv| mv.ply == ply)
+            .map(|mv| (&mv.code_after, "moves.code_after"))
+            .or_else(|| {
+                history
+                    .iter()
+                    .find(|mv| Some(mv.ply) == ply.checked_add(1))
+                    .map(|mv| (&mv.code_before, "moves.code_before"))
             });
+        let position = match kept {
+            _ if ply == parent.ply => parent.position.clone(),
+            Some((code, column)) => {
+                AnyPosition::from_code(parent.game, code).map_err(|_| StorageError::Corrupt {
+                    column,
+                    value: code.clone(),
+                })?
+            }
+            None => {
+                return Err(MatchError::PlyNotKept {
+                    ply,
+                    oldest: history.first().map_or(parent.ply, |mv| mv.ply - 1),
+                    latest: parent.ply,
+                })
+            }
         };
-        let position =
-            AnyPosition::from_code(parent.game, &code).map_err(|_| StorageError::Corrupt {
-                column: "moves.code_before",
-                value: code.clone(),
-            })?;
         let child = MatchId::random();
         let now = Timestamp::now();
         let token = Secret::token()?;

@@ -15,7 +15,10 @@
 mod create;
 pub mod domain;
 mod error;
+pub mod events;
+pub mod hub;
 pub mod id;
+mod live;
 mod moves;
 mod read;
 
@@ -75,12 +78,29 @@ pub struct Outcome {
 #[derive(Debug, Clone)]
 pub struct Matches {
     db: Database,
+    hub: hub::Hub,
 }
 
 impl Matches {
     /// The service over a database.
     pub fn new(db: Database) -> Matches {
-        Matches { db }
+        Matches {
+            db,
+            hub: hub::Hub::default(),
+        }
+    }
+
+    /// On PostgreSQL, starts hearing the changes other instances make (see
+    /// [`hub::Hub::listen`]); on SQLite there are none.
+    ///
+    /// # Errors
+    ///
+    /// When PostgreSQL cannot be listened to.
+    pub async fn listen(&self) -> anyhow::Result<()> {
+        match self.db.backend() {
+            crate::storage::Backend::Postgres => self.hub.listen(self.db.url()).await,
+            crate::storage::Backend::Sqlite => Ok(()),
+        }
     }
 
     /// A match and its seats.
@@ -128,13 +148,24 @@ impl Matches {
         pre: &Precondition,
         truncate_after: Option<i64>,
         moves: &[KeptMove],
+        change: events::Change,
     ) -> Result<(), MatchError> {
         let backend = self.db.backend();
-        match crate::storage::matches::write(conn, backend, m.version, m, truncate_after, moves)
-            .await
+        let event = events::MatchEvent::new(m, m.version.next(), change);
+        match crate::storage::matches::write(
+            conn,
+            backend,
+            m.version,
+            m,
+            truncate_after,
+            moves,
+            &event,
+        )
+        .await
         {
             Ok(version) => {
                 m.version = version;
+                self.published(m.id, version);
                 Ok(())
             }
             Err(StorageError::Conflict) => match pre {
@@ -146,6 +177,16 @@ impl Matches {
                 Precondition::Any => Err(MatchError::Conflict),
             },
             Err(e) => Err(e.into()),
+        }
+    }
+}
+
+impl Matches {
+    /// Tells this instance's streams of a write (on PostgreSQL the
+    /// notification does, for every instance).
+    fn published(&self, id: MatchId, version: Version) {
+        if self.db.backend() == crate::storage::Backend::Sqlite {
+            self.hub.publish(id, version);
         }
     }
 }

@@ -4,6 +4,7 @@
 use qipan_rules::AnyPosition;
 use sqlx::AnyConnection;
 
+use super::events::{Change, EventKind, EventMove};
 use super::read::render;
 use super::{
     KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Missing, Mode, Outcome,
@@ -66,14 +67,35 @@ impl Matches {
             })
             .collect();
         let ply = m.ply + played.count as i64;
+        let moves = played
+            .plies
+            .iter()
+            .enumerate()
+            .map(|(i, p)| EventMove {
+                ply: first + i as i64,
+                side: p.side,
+                action: p.action.clone(),
+            })
+            .collect();
         // A move withdraws any takeback offer.
         m.set_position(played.position, played.code, ply);
         m.updated_at = now;
+        let change = Change {
+            kind: if m.status.is_ongoing() {
+                EventKind::Move
+            } else {
+                EventKind::Over
+            },
+            seat: Some(seat),
+            moves,
+            back_to: None,
+        };
         let mut conn = match held.take() {
             Some(conn) => conn,
             None => self.db.acquire().await?,
         };
-        self.write(&mut conn, &mut m, &pre, None, &kept).await?;
+        self.write(&mut conn, &mut m, &pre, None, &kept, change)
+            .await?;
         drop(conn);
         Ok(Outcome {
             view: render(&m, &seats, Some(&played.view), base, None)?,
@@ -108,7 +130,8 @@ impl Matches {
                 });
             }
             let ply = m.ply - 1;
-            self.go_back(&mut conn, &mut m, &pre, ply, Missing::LastMove)
+            let change = Change::by(EventKind::Undo, seat);
+            self.go_back(&mut conn, &mut m, &pre, ply, Missing::LastMove, change)
                 .await?;
             drop(conn);
             return Ok((Self::outcome(&m, &seats, base)?, true));
@@ -132,12 +155,15 @@ impl Matches {
                 why: Missing::SeatsMove(seat),
             });
         };
-        m.undo = Some(UndoOffer {
-            seat,
-            back_to: last.ply - 1,
-        });
+        let back_to = last.ply - 1;
+        m.undo = Some(UndoOffer { seat, back_to });
         m.updated_at = Timestamp::now();
-        self.write(&mut conn, &mut m, &pre, None, &[]).await?;
+        let change = Change {
+            back_to: Some(back_to),
+            ..Change::by(EventKind::TakebackOffered, seat)
+        };
+        self.write(&mut conn, &mut m, &pre, None, &[], change)
+            .await?;
         drop(conn);
         Ok((Self::outcome(&m, &seats, base)?, false))
     }
@@ -151,6 +177,7 @@ impl Matches {
         pre: &Precondition,
         ply: i64,
         why: Missing,
+        change: Change,
     ) -> Result<(), MatchError> {
         let Some(row) = store::move_at(conn, m, ply + 1).await? else {
             return Err(MatchError::NothingToUndo { ply: m.ply, why });
@@ -163,7 +190,7 @@ impl Matches {
         })?;
         m.set_position(position, row.code_before, ply);
         m.updated_at = Timestamp::now();
-        self.write(conn, m, pre, Some(ply), &[]).await
+        self.write(conn, m, pre, Some(ply), &[], change).await
     }
 
     /// `POST /v1/matches/{id}/undo/accept` (`accept`) and `/undo/decline`.
@@ -191,14 +218,24 @@ impl Matches {
             // Either seat may decline; the offerer so withdraws it.
             m.undo = None;
             m.updated_at = Timestamp::now();
-            self.write(&mut conn, &mut m, &pre, None, &[]).await?;
+            let change = Change::by(EventKind::TakebackDeclined, seat);
+            self.write(&mut conn, &mut m, &pre, None, &[], change)
+                .await?;
             return Self::outcome(&m, &seats, base);
         }
         if offer.seat == seat {
             return Err(MatchError::OwnUndoOffer(seat));
         }
-        self.go_back(&mut conn, &mut m, &pre, offer.back_to, Missing::OfferedMove)
-            .await?;
+        let change = Change::by(EventKind::Undo, seat);
+        self.go_back(
+            &mut conn,
+            &mut m,
+            &pre,
+            offer.back_to,
+            Missing::OfferedMove,
+            change,
+        )
+        .await?;
         drop(conn);
         Self::outcome(&m, &seats, base)
     }
@@ -233,7 +270,9 @@ impl Matches {
         m.status = MatchStatus::resigned_by(loser);
         m.undo = None;
         m.updated_at = Timestamp::now();
-        self.write(&mut conn, &mut m, &pre, None, &[]).await?;
+        let change = Change::by(EventKind::Resigned, seat);
+        self.write(&mut conn, &mut m, &pre, None, &[], change)
+            .await?;
         drop(conn);
         Self::outcome(&m, &seats, base)
     }

@@ -8,7 +8,7 @@ use super::{ApiError, Problem, ProblemKind};
 use crate::games::{BodyFault, GameError};
 use crate::matches::{InvalidMatchId, MatchError};
 use crate::routes::conditional::IfMatchError;
-use crate::routes::matches::MalformedJson;
+use crate::routes::matches::{BadLastEventId, MalformedJson};
 use crate::storage::StorageError;
 use crate::wire::problem::{
     ActionMembers, FaultMembers, FieldMembers, GameOverMembers, KeptMembers, MatchMembers, Members,
@@ -334,6 +334,17 @@ impl From<InvalidMatchId> for ApiError {
 impl From<MalformedJson> for ApiError {
     fn from(e: MalformedJson) -> ApiError {
         Problem::new(ProblemKind::MalformedBody, e.to_string()).into()
+    }
+}
+
+impl From<BadLastEventId> for ApiError {
+    fn from(e: BadLastEventId) -> ApiError {
+        Problem::with(
+            ProblemKind::InvalidField,
+            e.to_string(),
+            field("Last-Event-ID"),
+        )
+        .into()
     }
 }
 

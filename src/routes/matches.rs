@@ -288,3 +288,37 @@ pub async fn join(
     let outcome = s.join(id, invite, &base.0).await?;
     Ok(answer(StatusCode::OK, outcome))
 }
+
+/// A `Last-Event-ID` that is not a match version.
+#[derive(Debug, thiserror::Error)]
+#[error("Last-Event-ID {0:?} is not a match version (the `id:` of an event, such as 7)")]
+pub struct BadLastEventId(pub String);
+
+/// `GET /v1/matches/{id}/events`: the match's live events, as Server-Sent
+/// Events; `Last-Event-ID` resumes after the event it names.
+#[tracing::instrument(skip_all, fields(id = %id))]
+pub async fn events(
+    Service(s): Service,
+    Id(id): Id,
+    req: HttpRequest,
+    base: Base,
+) -> Result<HttpResponse, ApiError> {
+    let last = match req.headers().get("last-event-id") {
+        None => None,
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .and_then(|t| t.trim().parse().ok())
+                .ok_or_else(|| {
+                    BadLastEventId(String::from_utf8_lossy(v.as_bytes()).into_owned())
+                })?,
+        ),
+    };
+    let stream = s.events(id, last, base.0).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        // Proxies that buffer answers would hold events back.
+        .insert_header(("x-accel-buffering", "no"))
+        .streaming(stream))
+}

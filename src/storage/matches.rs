@@ -19,10 +19,15 @@ use qipan_rules::{AnyPlayer, AnyPosition, GameKind};
 use sqlx::{Any, AnyConnection, Connection, Row, Transaction};
 
 use super::{Backend, StorageError};
+use crate::matches::events::{EventKind, EventMove, MatchEvent, EVENT_CAP};
 use crate::matches::{
     KeptMove, Match, MatchEnd, MatchId, MatchStatus, Mode, Parent, Seat, SeatSlot, SecretHash,
     Timestamp, UndoOffer, Version, HISTORY_CAP,
 };
+
+/// The PostgreSQL channel a write notifies (payload `<match id>:<version>`),
+/// so every instance's streams learn of it.
+pub const CHANNEL: &str = "qipan_match";
 
 /// A `matches` row.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -109,35 +114,35 @@ fn time_of(column: &'static str, ms: i64) -> Result<Timestamp, StorageError> {
     Timestamp::from_millis(ms).ok_or_else(|| corrupt(column, ms))
 }
 
-fn status_of(game: GameKind, r: &MatchRow) -> Result<MatchStatus, StorageError> {
-    let reason = || {
-        let text = r
-            .reason
-            .as_deref()
-            .ok_or_else(|| corrupt("reason", &r.reason))?;
+fn status_of(
+    game: GameKind,
+    state: &str,
+    winner: Option<&str>,
+    reason: Option<&str>,
+) -> Result<MatchStatus, StorageError> {
+    let ending = || {
+        let text = reason.ok_or_else(|| corrupt("reason", reason))?;
         MatchEnd::parse(text).ok_or_else(|| corrupt("reason", text))
     };
-    let status = match r.status.as_str() {
+    let status = match state {
         "ongoing" => MatchStatus::Ongoing,
         "won" => {
-            let winner = r
-                .winner
-                .as_deref()
-                .ok_or_else(|| corrupt("winner", &r.winner))?;
+            let winner = winner.ok_or_else(|| corrupt("winner", winner))?;
             MatchStatus::Won {
                 winner: side_of(game, "winner", winner)?,
-                reason: reason()?,
+                reason: ending()?,
             }
         }
-        "drawn" => MatchStatus::Drawn { reason: reason()? },
-        "over" => MatchStatus::Over { reason: reason()? },
+        "drawn" => MatchStatus::Drawn { reason: ending()? },
+        "over" => MatchStatus::Over { reason: ending()? },
         other => return Err(corrupt("status", other)),
     };
     // An ongoing match has no ending, and only a won one a winner.
-    if (status.is_ongoing() && r.reason.is_some())
-        || (status.winner().is_none() && r.winner.is_some())
-    {
-        return Err(corrupt("winner", (&r.status, &r.winner, &r.reason)));
+    if status.is_ongoing() && reason.is_some() {
+        return Err(corrupt("reason", (state, reason)));
+    }
+    if status.winner().is_none() && winner.is_some() {
+        return Err(corrupt("winner", (state, winner)));
     }
     Ok(status)
 }
@@ -156,7 +161,7 @@ impl TryFrom<MatchRow> for Match {
         if side_of(game, "to_move", &r.to_move)? != position.to_move() {
             return Err(corrupt("to_move", (&r.to_move, &r.code)));
         }
-        let status = status_of(game, &r)?;
+        let status = status_of(game, &r.status, r.winner.as_deref(), r.reason.as_deref())?;
         let undo = match (&r.undo_seat, r.undo_ply) {
             (Some(seat), Some(back_to)) => Some(UndoOffer {
                 seat: seat_of(game, "undo_seat", seat)?,
@@ -216,6 +221,144 @@ impl MoveRow {
             played_at: time_of("played_at", self.played_at)?,
         })
     }
+}
+
+/// A `match_events` row.
+#[derive(Debug, sqlx::FromRow)]
+struct EventRow {
+    version: i64,
+    kind: String,
+    seat: Option<String>,
+    ply: i64,
+    code: String,
+    to_move: String,
+    status: String,
+    winner: Option<String>,
+    reason: Option<String>,
+    moves: String,
+    back_to: Option<i64>,
+    created_at: i64,
+}
+
+/// The moves of an event as they are stored: `[[ply, side, action], …]`.
+type StoredMoves = Vec<(i64, String, String)>;
+
+impl EventRow {
+    fn into_event(self, game: GameKind) -> Result<MatchEvent, StorageError> {
+        let status = status_of(
+            game,
+            &self.status,
+            self.winner.as_deref(),
+            self.reason.as_deref(),
+        )?;
+        let moves: StoredMoves = serde_json::from_str(&self.moves)
+            .map_err(|_| corrupt("match_events.moves", &self.moves))?;
+        Ok(MatchEvent {
+            version: Version::new(self.version),
+            kind: EventKind::parse(&self.kind)
+                .ok_or_else(|| corrupt("match_events.kind", &self.kind))?,
+            seat: self
+                .seat
+                .map(|s| seat_of(game, "match_events.seat", &s))
+                .transpose()?,
+            ply: self.ply,
+            code: self.code,
+            to_move: side_of(game, "match_events.to_move", &self.to_move)?,
+            status,
+            moves: moves
+                .into_iter()
+                .map(|(ply, side, action)| {
+                    Ok(EventMove {
+                        ply,
+                        side: side_of(game, "match_events.moves", &side)?,
+                        action,
+                    })
+                })
+                .collect::<Result<_, StorageError>>()?,
+            back_to: self.back_to,
+            at: time_of("match_events.created_at", self.created_at)?,
+        })
+    }
+}
+
+const EVENT_COLUMNS: &str = "match_id, version, kind, seat, ply, code, to_move, status, winner, \
+     reason, moves, back_to, created_at";
+
+/// Binds an event's 13 columns.
+fn bind_event<'q>(query: AnyQuery<'q>, id: &'q str, e: &'q MatchEvent) -> AnyQuery<'q> {
+    let moves: StoredMoves = e
+        .moves
+        .iter()
+        .map(|mv| (mv.ply, mv.side.as_str().to_owned(), mv.action.clone()))
+        .collect();
+    query
+        .bind(id)
+        .bind(e.version.get())
+        .bind(e.kind.as_str())
+        .bind(e.seat.map(Seat::as_str))
+        .bind(e.ply)
+        .bind(e.code.as_str())
+        .bind(e.to_move.as_str())
+        .bind(state_name(e.status))
+        .bind(e.status.winner().map(AnyPlayer::as_str))
+        .bind(e.status.reason().map(MatchEnd::as_str))
+        .bind(serde_json::to_string(&moves).unwrap_or_else(|_| "[]".to_owned()))
+        .bind(e.back_to)
+        .bind(e.at.millis())
+}
+
+/// Stores an event in the write's transaction, drops what falls out of the
+/// last [`EVENT_CAP`], and (PostgreSQL) notifies every instance on commit.
+async fn record_event(
+    tx: &mut Transaction<'_, Any>,
+    backend: Backend,
+    id: &str,
+    e: &MatchEvent,
+) -> Result<(), StorageError> {
+    let sql = format!(
+        "INSERT INTO match_events ({EVENT_COLUMNS}) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+    );
+    bind_event(sqlx::query(&sql), id, e)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM match_events WHERE match_id = $1 AND version <= $2")
+        .bind(id)
+        .bind(e.version.get() - EVENT_CAP)
+        .execute(&mut **tx)
+        .await?;
+    if backend == Backend::Postgres {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANNEL)
+            .bind(format!("{id}:{}", e.version))
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// The kept events of a match after `version`, oldest first.
+///
+/// # Errors
+///
+/// [`StorageError`], `Corrupt` for a row that makes no event.
+#[tracing::instrument(skip(conn))]
+pub async fn events_after(
+    conn: &mut AnyConnection,
+    id: MatchId,
+    game: GameKind,
+    version: Version,
+) -> Result<Vec<MatchEvent>, StorageError> {
+    let sql = format!(
+        "SELECT {EVENT_COLUMNS} FROM match_events WHERE match_id = $1 AND version > $2 \
+         ORDER BY version"
+    );
+    let rows: Vec<EventRow> = sqlx::query_as(&sql)
+        .bind(id.to_string())
+        .bind(version.get())
+        .fetch_all(&mut *conn)
+        .await?;
+    rows.into_iter().map(|r| r.into_event(game)).collect()
 }
 
 /// The guarded `UPDATE` of a match row, with parameters `$1` to `$11`.
@@ -507,6 +650,7 @@ pub async fn write(
     m: &Match,
     truncate_after: Option<i64>,
     moves: &[KeptMove],
+    event: &MatchEvent,
 ) -> Result<Version, StorageError> {
     let id = m.id.to_string();
     let state = StateColumns::of(m);
@@ -515,7 +659,16 @@ pub async fn write(
     // One statement cannot both drop and re-add a ply: an undo (which adds
     // nothing) or a move (which drops nothing above it) only.
     if backend == Backend::Postgres && (truncate_after.is_none() || moves.is_empty()) {
-        return write_one_statement(conn, &id, read_at, &state, truncate_after, moves, cap).await;
+        let write = OneStatement {
+            id: &id,
+            read_at,
+            state: &state,
+            truncate_after,
+            moves,
+            cap,
+            event,
+        };
+        return write.run(conn).await;
     }
     let mut tx = conn.begin().await?;
     let done = bind_update(sqlx::query(update_match_sql!()), &state, &id, read_at)
@@ -540,6 +693,7 @@ pub async fn write(
             .execute(&mut *tx)
             .await?;
     }
+    record_event(&mut tx, backend, &id, event).await?;
     tx.commit().await?;
     Ok(read_at.next())
 }
@@ -566,79 +720,120 @@ fn bind_update<'q>(
 }
 
 /// [`write`] on PostgreSQL as one statement: the guarded update, then the
-/// deletes and inserts, each conditional on the update having found the
-/// match at `read_at`.
-async fn write_one_statement(
-    conn: &mut AnyConnection,
-    id: &str,
+/// deletes and inserts (moves and the event) and the notification, each
+/// conditional on the update having found the match at `read_at`.
+struct OneStatement<'a> {
+    id: &'a str,
     read_at: Version,
-    state: &StateColumns<'_>,
+    state: &'a StateColumns<'a>,
     truncate_after: Option<i64>,
-    moves: &[KeptMove],
+    moves: &'a [KeptMove],
     cap: Option<i64>,
-) -> Result<Version, StorageError> {
-    let mut sql = String::from(concat!(
-        "WITH u AS (",
-        update_match_sql!(),
-        " RETURNING id)"
-    ));
-    let mut n = 11;
-    let mut param = || {
-        n += 1;
-        format!("${n}")
-    };
-    if truncate_after.is_some() {
+    event: &'a MatchEvent,
+}
+
+impl OneStatement<'_> {
+    async fn run(self, conn: &mut AnyConnection) -> Result<Version, StorageError> {
+        let mut sql = String::from(concat!(
+            "WITH u AS (",
+            update_match_sql!(),
+            " RETURNING id)"
+        ));
+        let mut n = 11;
+        let mut param = || {
+            n += 1;
+            format!("${n}")
+        };
+        if self.truncate_after.is_some() {
+            sql.push_str(&format!(
+                ", t AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply > {})",
+                param()
+            ));
+        }
+        if !self.moves.is_empty() {
+            let rows: Vec<String> = self
+                .moves
+                .iter()
+                .map(|_| {
+                    format!(
+                        "({})",
+                        (0..7).map(|_| param()).collect::<Vec<_>>().join(", ")
+                    )
+                })
+                .collect();
+            sql.push_str(&format!(
+                ", i AS (INSERT INTO moves (match_id, ply, seat, side, action, code_before, \
+                 code_after, played_at) SELECT u.id, v.* FROM u, (VALUES {}) AS v)",
+                rows.join(", ")
+            ));
+        }
+        if self.cap.is_some() {
+            sql.push_str(&format!(
+                ", c AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply <= {})",
+                param()
+            ));
+        }
+        // The event: its match id comes from `u`, its 12 other columns are
+        // parameters; the notification is sent on commit.
+        let event_params: Vec<String> = (0..12).map(|_| param()).collect();
         sql.push_str(&format!(
-            ", t AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply > {})",
+            ", e AS (INSERT INTO match_events ({EVENT_COLUMNS}) SELECT u.id, {} FROM u), \
+             ec AS (DELETE FROM match_events WHERE match_id IN (SELECT id FROM u) AND version <= {}), \
+             nt AS (SELECT pg_notify({}, {}) FROM u)",
+            event_params.join(", "),
+            param(),
+            param(),
             param()
         ));
-    }
-    if !moves.is_empty() {
-        let rows: Vec<String> = moves
+        sql.push_str(
+            " SELECT (SELECT count(*) FROM u) AS updated, (SELECT count(*) FROM nt) AS notified",
+        );
+        let mut query = bind_update(sqlx::query(&sql), self.state, self.id, self.read_at);
+        if let Some(after) = self.truncate_after {
+            query = query.bind(after);
+        }
+        for mv in self.moves {
+            query = query
+                .bind(mv.ply)
+                .bind(mv.seat.as_str())
+                .bind(mv.side.as_str())
+                .bind(&mv.action)
+                .bind(&mv.code_before)
+                .bind(&mv.code_after)
+                .bind(mv.played_at.millis());
+        }
+        if let Some(below) = self.cap {
+            query = query.bind(below);
+        }
+        let e = self.event;
+        let moves: StoredMoves = e
+            .moves
             .iter()
-            .map(|_| {
-                format!(
-                    "({})",
-                    (0..7).map(|_| param()).collect::<Vec<_>>().join(", ")
-                )
-            })
+            .map(|mv| (mv.ply, mv.side.as_str().to_owned(), mv.action.clone()))
             .collect();
-        sql.push_str(&format!(
-            ", i AS (INSERT INTO moves (match_id, ply, seat, side, action, code_before, \
-             code_after, played_at) SELECT u.id, v.* FROM u, (VALUES {}) AS v)",
-            rows.join(", ")
-        ));
-    }
-    if cap.is_some() {
-        sql.push_str(&format!(
-            ", c AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply <= {})",
-            param()
-        ));
-    }
-    sql.push_str(" SELECT count(*) AS updated FROM u");
-    let mut query = bind_update(sqlx::query(&sql), state, id, read_at);
-    if let Some(after) = truncate_after {
-        query = query.bind(after);
-    }
-    for mv in moves {
         query = query
-            .bind(mv.ply)
-            .bind(mv.seat.as_str())
-            .bind(mv.side.as_str())
-            .bind(&mv.action)
-            .bind(&mv.code_before)
-            .bind(&mv.code_after)
-            .bind(mv.played_at.millis());
-    }
-    if let Some(below) = cap {
-        query = query.bind(below);
-    }
-    let row = query.fetch_one(&mut *conn).await?;
-    let updated: i64 = row.try_get("updated")?;
-    if updated == 1 {
-        Ok(read_at.next())
-    } else {
-        Err(StorageError::Conflict)
+            .bind(e.version.get())
+            .bind(e.kind.as_str())
+            .bind(e.seat.map(Seat::as_str))
+            .bind(e.ply)
+            .bind(e.code.as_str())
+            .bind(e.to_move.as_str())
+            .bind(state_name(e.status))
+            .bind(e.status.winner().map(AnyPlayer::as_str))
+            .bind(e.status.reason().map(MatchEnd::as_str))
+            .bind(serde_json::to_string(&moves).unwrap_or_else(|_| "[]".to_owned()))
+            .bind(e.back_to)
+            .bind(e.at.millis())
+            .bind(e.version.get() - EVENT_CAP)
+            .bind(CHANNEL)
+            .bind(format!("{}:{}", self.id, e.version));
+        let row = query.fetch_one(&mut *conn).await?;
+        let updated: i64 = row.try_get("updated")?;
+        if updated == 1 {
+            Ok(self.read_at.next())
+        } else {
+            Err(StorageError::Conflict)
+        }
     }
 }
 
@@ -648,15 +843,18 @@ async fn write_one_statement(
 /// # Errors
 ///
 /// [`StorageError::Conflict`] when either has changed; nothing is written.
-#[tracing::instrument(skip(conn, token), fields(id = %id, seat = seat.as_str()))]
+#[tracing::instrument(skip(conn, token, joined), fields(id = %id, seat = seat.as_str()))]
+#[allow(clippy::too_many_arguments)]
 pub async fn take_seat(
     conn: &mut AnyConnection,
+    backend: Backend,
     id: MatchId,
     read_at: Version,
     seat: Seat,
     token: &SecretHash,
-    now: Timestamp,
+    joined: &MatchEvent,
 ) -> Result<Version, StorageError> {
+    let now = joined.at;
     let id = id.to_string();
     let mut tx = conn.begin().await?;
     let bumped = sqlx::query(
@@ -681,6 +879,7 @@ pub async fn take_seat(
         tx.rollback().await?;
         return Err(StorageError::Conflict);
     }
+    record_event(&mut tx, backend, &id, joined).await?;
     tx.commit().await?;
     Ok(read_at.next())
 }

@@ -36,11 +36,12 @@ pub struct DatabaseSettings {
     pub acquire_timeout: Duration,
 }
 
-/// A connection pool and the backend it talks to.
+/// A connection pool, the backend it talks to and its URL.
 #[derive(Debug, Clone)]
 pub struct Database {
     pool: AnyPool,
     backend: Backend,
+    url: String,
 }
 
 /// Why a storage call failed.
@@ -199,7 +200,11 @@ impl Database {
         if backend == Backend::Postgres || !is_memory(url) {
             MIGRATOR.run(&pool).await?;
         }
-        Ok(Database { pool, backend })
+        Ok(Database {
+            pool,
+            backend,
+            url: settings.url.clone(),
+        })
     }
 
     /// A connection from the pool, for one request's reads and writes.
@@ -214,6 +219,11 @@ impl Database {
     /// The pool.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// The URL it was opened with (secrets included: never log it).
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     /// Which server this is.

@@ -213,3 +213,41 @@ pub struct HistoryView<'a> {
     /// The kept moves, oldest first.
     pub moves: Vec<MoveView<'a>>,
 }
+
+/// One move of a live event.
+#[derive(Debug, Serialize)]
+pub struct EventMoveView<'a> {
+    /// Its ply.
+    pub ply: i64,
+    /// The side that moved.
+    pub side: &'static str,
+    /// The action, in the game's canonical notation.
+    pub action: &'a str,
+}
+
+/// The `data` of a live match event (SSE `event:` names its `kind`; `id:`
+/// is its `version`).
+#[derive(Debug, Serialize)]
+pub struct EventView<'a> {
+    /// What happened: `move`, `over`, `undo`, `takeback-offered`,
+    /// `takeback-declined`, `joined` or `resigned`.
+    pub kind: &'static str,
+    /// The match version it made.
+    pub version: i64,
+    /// The seat that did it.
+    pub seat: Option<&'static str>,
+    /// The match's ply after it.
+    pub ply: i64,
+    /// The state code after it.
+    pub code: &'a str,
+    /// Its share URL.
+    pub url: String,
+    /// The side to move after it.
+    pub to_move: &'static str,
+    /// How the match stands after it.
+    pub status: StatusView,
+    /// The moves it played (empty for every kind but `move` and `over`).
+    pub moves: Vec<EventMoveView<'a>>,
+    /// For `takeback-offered`: the offer.
+    pub undo_offer: Option<UndoOfferView>,
+}

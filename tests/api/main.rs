@@ -8,6 +8,7 @@ mod errors;
 mod gomoku;
 mod helpers;
 mod http;
+mod live;
 mod matches;
 mod outage;
 mod quoridor;

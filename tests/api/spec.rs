@@ -836,6 +836,7 @@ fn documented_operations_are_the_route_table() {
         ("POST", "/v1/matches"),
         ("GET", "/v1/matches/{id}"),
         ("GET", "/v1/matches/{id}/history"),
+        ("GET", "/v1/matches/{id}/events"),
         ("POST", "/v1/matches/{id}/play"),
         ("POST", "/v1/matches/{id}/undo"),
         ("POST", "/v1/matches/{id}/undo/accept"),

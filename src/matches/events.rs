@@ -1,0 +1,141 @@
+//! What happened to a match, one event per write: the data of its live
+//! stream. Each event is stored with the write that made it (same
+//! transaction) and carries that write's version, so a stream that reconnects
+//! with `Last-Event-ID` is replayed exactly what it missed.
+
+use qipan_rules::AnyPlayer;
+
+use super::domain::{Match, MatchStatus, Seat, Timestamp, Version};
+
+/// How many events a match keeps for replay.
+pub const EVENT_CAP: i64 = 200;
+
+/// What a write did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// Moves were played and play goes on.
+    Move,
+    /// Moves were played and the game ended.
+    Over,
+    /// Moves were taken back (a solo undo, or an accepted takeback).
+    Undo,
+    /// A duel seat offered a takeback.
+    TakebackOffered,
+    /// A takeback offer was declined or withdrawn.
+    TakebackDeclined,
+    /// An invited seat was taken.
+    Joined,
+    /// A seat resigned.
+    Resigned,
+}
+
+impl EventKind {
+    /// Every kind.
+    pub const ALL: [EventKind; 7] = [
+        EventKind::Move,
+        EventKind::Over,
+        EventKind::Undo,
+        EventKind::TakebackOffered,
+        EventKind::TakebackDeclined,
+        EventKind::Joined,
+        EventKind::Resigned,
+    ];
+
+    /// Its name: the SSE `event:` field.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Move => "move",
+            EventKind::Over => "over",
+            EventKind::Undo => "undo",
+            EventKind::TakebackOffered => "takeback-offered",
+            EventKind::TakebackDeclined => "takeback-declined",
+            EventKind::Joined => "joined",
+            EventKind::Resigned => "resigned",
+        }
+    }
+
+    /// The kind named `s`.
+    pub fn parse(s: &str) -> Option<EventKind> {
+        EventKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// One move an event reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventMove {
+    /// Its ply.
+    pub ply: i64,
+    /// The side that moved.
+    pub side: AnyPlayer,
+    /// The action, in the game's canonical notation.
+    pub action: String,
+}
+
+/// What a write is about to do, before it has a version.
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// What kind of change.
+    pub kind: EventKind,
+    /// The seat that made it.
+    pub seat: Option<Seat>,
+    /// The moves it played.
+    pub moves: Vec<EventMove>,
+    /// For a takeback offer: the ply offered.
+    pub back_to: Option<i64>,
+}
+
+impl Change {
+    /// A change by `seat` that plays no move.
+    pub fn by(kind: EventKind, seat: Seat) -> Change {
+        Change {
+            kind,
+            seat: Some(seat),
+            moves: Vec::new(),
+            back_to: None,
+        }
+    }
+}
+
+/// One stored event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchEvent {
+    /// The version the write made: the SSE `id:`.
+    pub version: Version,
+    /// What happened.
+    pub kind: EventKind,
+    /// Who did it.
+    pub seat: Option<Seat>,
+    /// The match's ply after it.
+    pub ply: i64,
+    /// The state code after it.
+    pub code: String,
+    /// The side to move after it.
+    pub to_move: AnyPlayer,
+    /// How the match stands after it.
+    pub status: MatchStatus,
+    /// The moves it played.
+    pub moves: Vec<EventMove>,
+    /// For a takeback offer: the ply offered.
+    pub back_to: Option<i64>,
+    /// When.
+    pub at: Timestamp,
+}
+
+impl MatchEvent {
+    /// The event of `change` on `m` as it stands after the change, made by
+    /// the write that gives it `version`.
+    pub fn new(m: &Match, version: Version, change: Change) -> MatchEvent {
+        MatchEvent {
+            version,
+            kind: change.kind,
+            seat: change.seat,
+            ply: m.ply,
+            code: m.code.clone(),
+            to_move: m.to_move(),
+            status: m.status,
+            moves: change.moves,
+            back_to: change.back_to,
+            at: m.updated_at,
+        }
+    }
+}
