@@ -48,8 +48,8 @@ impl Application {
             ),
             None => None,
         };
-        let matches = database.clone().map(Matches::new);
-        if let Some(m) = &matches {
+        let mut matches = database.clone().map(Matches::new);
+        if let Some(m) = &mut matches {
             m.listen()
                 .await
                 .context("listening for match changes on PostgreSQL")?;

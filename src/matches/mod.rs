@@ -96,9 +96,12 @@ impl Matches {
     /// # Errors
     ///
     /// When PostgreSQL cannot be listened to.
-    pub async fn listen(&self) -> anyhow::Result<()> {
+    pub async fn listen(&mut self) -> anyhow::Result<()> {
         match self.db.backend() {
-            crate::storage::Backend::Postgres => self.hub.listen(self.db.url()).await,
+            crate::storage::Backend::Postgres => {
+                let url = self.db.url().to_owned();
+                self.hub.listen(&url).await
+            }
             crate::storage::Backend::Sqlite => Ok(()),
         }
     }
@@ -182,12 +185,9 @@ impl Matches {
 }
 
 impl Matches {
-    /// Tells this instance's streams of a write (on PostgreSQL the
-    /// notification does, for every instance).
+    /// Tells the streams of a write that has committed.
     fn published(&self, id: MatchId, version: Version) {
-        if self.db.backend() == crate::storage::Backend::Sqlite {
-            self.hub.publish(id, version);
-        }
+        self.hub.publish(id, version);
     }
 }
 

@@ -25,8 +25,8 @@ use crate::matches::{
     Timestamp, UndoOffer, Version, HISTORY_CAP,
 };
 
-/// The PostgreSQL channel a write notifies (payload `<match id>:<version>`),
-/// so every instance's streams learn of it.
+/// The PostgreSQL channel writes are announced on (payload `<match
+/// id>:<version>`), so every instance's streams learn of them.
 pub const CHANNEL: &str = "qipan_match";
 
 /// A `matches` row.
@@ -307,11 +307,17 @@ fn bind_event<'q>(query: AnyQuery<'q>, id: &'q str, e: &'q MatchEvent) -> AnyQue
         .bind(e.at.millis())
 }
 
-/// Stores an event in the write's transaction, drops what falls out of the
-/// last [`EVENT_CAP`], and (PostgreSQL) notifies every instance on commit.
+/// The version at or below which a write at `version` drops old events:
+/// every 16th write drops what fell out of the last [`EVENT_CAP`], so the
+/// delete is paid once in 16 writes and at least the last 200 are kept.
+fn event_cap(version: Version) -> Option<i64> {
+    (version.get() % 16 == 0).then(|| version.get() - EVENT_CAP)
+}
+
+/// Stores an event in the write's transaction and now and then drops what
+/// falls out of the last [`EVENT_CAP`].
 async fn record_event(
     tx: &mut Transaction<'_, Any>,
-    backend: Backend,
     id: &str,
     e: &MatchEvent,
 ) -> Result<(), StorageError> {
@@ -322,15 +328,10 @@ async fn record_event(
     bind_event(sqlx::query(&sql), id, e)
         .execute(&mut **tx)
         .await?;
-    sqlx::query("DELETE FROM match_events WHERE match_id = $1 AND version <= $2")
-        .bind(id)
-        .bind(e.version.get() - EVENT_CAP)
-        .execute(&mut **tx)
-        .await?;
-    if backend == Backend::Postgres {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANNEL)
-            .bind(format!("{id}:{}", e.version))
+    if let Some(below) = event_cap(e.version) {
+        sqlx::query("DELETE FROM match_events WHERE match_id = $1 AND version <= $2")
+            .bind(id)
+            .bind(below)
             .execute(&mut **tx)
             .await?;
     }
@@ -693,7 +694,7 @@ pub async fn write(
             .execute(&mut *tx)
             .await?;
     }
-    record_event(&mut tx, backend, &id, event).await?;
+    record_event(&mut tx, &id, event).await?;
     tx.commit().await?;
     Ok(read_at.next())
 }
@@ -774,20 +775,20 @@ impl OneStatement<'_> {
             ));
         }
         // The event: its match id comes from `u`, its 12 other columns are
-        // parameters; the notification is sent on commit.
+        // parameters.
         let event_params: Vec<String> = (0..12).map(|_| param()).collect();
         sql.push_str(&format!(
-            ", e AS (INSERT INTO match_events ({EVENT_COLUMNS}) SELECT u.id, {} FROM u), \
-             ec AS (DELETE FROM match_events WHERE match_id IN (SELECT id FROM u) AND version <= {}), \
-             nt AS (SELECT pg_notify({}, {}) FROM u)",
-            event_params.join(", "),
-            param(),
-            param(),
-            param()
+            ", e AS (INSERT INTO match_events ({EVENT_COLUMNS}) SELECT u.id, {} FROM u)",
+            event_params.join(", ")
         ));
-        sql.push_str(
-            " SELECT (SELECT count(*) FROM u) AS updated, (SELECT count(*) FROM nt) AS notified",
-        );
+        let event_cap = event_cap(self.event.version);
+        if event_cap.is_some() {
+            sql.push_str(&format!(
+                ", ec AS (DELETE FROM match_events WHERE match_id IN (SELECT id FROM u) AND version <= {})",
+                param()
+            ));
+        }
+        sql.push_str(" SELECT count(*) AS updated FROM u");
         let mut query = bind_update(sqlx::query(&sql), self.state, self.id, self.read_at);
         if let Some(after) = self.truncate_after {
             query = query.bind(after);
@@ -823,10 +824,10 @@ impl OneStatement<'_> {
             .bind(e.status.reason().map(MatchEnd::as_str))
             .bind(serde_json::to_string(&moves).unwrap_or_else(|_| "[]".to_owned()))
             .bind(e.back_to)
-            .bind(e.at.millis())
-            .bind(e.version.get() - EVENT_CAP)
-            .bind(CHANNEL)
-            .bind(format!("{}:{}", self.id, e.version));
+            .bind(e.at.millis());
+        if let Some(below) = event_cap {
+            query = query.bind(below);
+        }
         let row = query.fetch_one(&mut *conn).await?;
         let updated: i64 = row.try_get("updated")?;
         if updated == 1 {
@@ -879,7 +880,7 @@ pub async fn take_seat(
         tx.rollback().await?;
         return Err(StorageError::Conflict);
     }
-    record_event(&mut tx, backend, &id, joined).await?;
+    record_event(&mut tx, &id, joined).await?;
     tx.commit().await?;
     Ok(read_at.next())
 }

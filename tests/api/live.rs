@@ -275,9 +275,10 @@ async fn falling_behind_the_kept_events_gets_a_sync(backend: Backend) {
     };
     let (id, token, v) = create(&app, json!({ "game": "tetris", "seed": 7 })).await;
     let mut state = v["state"].clone();
-    // 201 moves (the piece shifting left and right, which never ends the
-    // game): the first event (version 2) falls out of the last 200.
-    for i in 0..201 {
+    // 207 moves (the piece shifting left and right, which never ends the
+    // game): version 208 drops the events at or below version 8, which
+    // fell out of the last 200 (old events are dropped every 16 versions).
+    for i in 0..207 {
         let shift = if i % 2 == 0 { "left" } else { "right" };
         assert!(actions(&state["legal_actions"]).iter().any(|a| a == shift));
         state = post(
@@ -291,11 +292,12 @@ async fn falling_behind_the_kept_events_gets_a_sync(backend: Backend) {
     }
     let mut watch = Stream::open(&app, &id, Some(1)).await;
     let e = watch.expect().await;
-    assert_eq!((e.kind.as_str(), e.id), ("sync", 202));
+    assert_eq!((e.kind.as_str(), e.id), ("sync", 208));
     assert_eq!(e.data["state"]["code"], state["code"]);
-    // Version 2 still kept: the 200 after it come as events.
-    let mut near = Stream::open(&app, &id, Some(2)).await;
-    assert_eq!(near.expect().await.id, 3);
+    // Version 9 is still kept: a client that saw version 8 gets the 200
+    // events after it.
+    let mut near = Stream::open(&app, &id, Some(8)).await;
+    assert_eq!(near.expect().await.id, 9);
 }
 
 async fn refusals(backend: Backend) {
