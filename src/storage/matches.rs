@@ -284,15 +284,14 @@ impl EventRow {
 const EVENT_COLUMNS: &str = "match_id, version, kind, seat, ply, code, to_move, status, winner, \
      reason, moves, back_to, created_at";
 
-/// Binds an event's 13 columns.
-fn bind_event<'q>(query: AnyQuery<'q>, id: &'q str, e: &'q MatchEvent) -> AnyQuery<'q> {
+/// Binds an event's 12 columns after `match_id`.
+fn bind_event<'q>(query: AnyQuery<'q>, e: &'q MatchEvent) -> AnyQuery<'q> {
     let moves: StoredMoves = e
         .moves
         .iter()
         .map(|mv| (mv.ply, mv.side.as_str().to_owned(), mv.action.clone()))
         .collect();
     query
-        .bind(id)
         .bind(e.version.get())
         .bind(e.kind.as_str())
         .bind(e.seat.map(Seat::as_str))
@@ -302,7 +301,7 @@ fn bind_event<'q>(query: AnyQuery<'q>, id: &'q str, e: &'q MatchEvent) -> AnyQue
         .bind(state_name(e.status))
         .bind(e.status.winner().map(AnyPlayer::as_str))
         .bind(e.status.reason().map(MatchEnd::as_str))
-        .bind(serde_json::to_string(&moves).unwrap_or_else(|_| "[]".to_owned()))
+        .bind(serde_json::to_string(&moves).expect("a list of numbers and strings serializes"))
         .bind(e.back_to)
         .bind(e.at.millis())
 }
@@ -325,7 +324,7 @@ async fn record_event(
         "INSERT INTO match_events ({EVENT_COLUMNS}) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
     );
-    bind_event(sqlx::query(&sql), id, e)
+    bind_event(sqlx::query(&sql).bind(id), e)
         .execute(&mut **tx)
         .await?;
     if let Some(below) = event_cap(e.version) {
@@ -806,25 +805,7 @@ impl OneStatement<'_> {
         if let Some(below) = self.cap {
             query = query.bind(below);
         }
-        let e = self.event;
-        let moves: StoredMoves = e
-            .moves
-            .iter()
-            .map(|mv| (mv.ply, mv.side.as_str().to_owned(), mv.action.clone()))
-            .collect();
-        query = query
-            .bind(e.version.get())
-            .bind(e.kind.as_str())
-            .bind(e.seat.map(Seat::as_str))
-            .bind(e.ply)
-            .bind(e.code.as_str())
-            .bind(e.to_move.as_str())
-            .bind(state_name(e.status))
-            .bind(e.status.winner().map(AnyPlayer::as_str))
-            .bind(e.status.reason().map(MatchEnd::as_str))
-            .bind(serde_json::to_string(&moves).unwrap_or_else(|_| "[]".to_owned()))
-            .bind(e.back_to)
-            .bind(e.at.millis());
+        query = bind_event(query, self.event);
         if let Some(below) = event_cap {
             query = query.bind(below);
         }
