@@ -424,6 +424,23 @@ pub fn export(pos: &AnyPosition, format: Option<&str>) -> Result<Box<RawValue>, 
     qipan_rules::with_position!(pos, p => go(p, format))
 }
 
+/// The start of a one-board, one-variant game with chance (2048, tetris):
+/// `standard` only, no `size` (`why` says so), then [`seeded`].
+///
+/// # Errors
+///
+/// [`GameError::UnknownVariant`] or [`GameError::StartParam`] for `size`.
+pub fn seeded_start<S>(
+    game: GameKind,
+    query: &StartQuery,
+    why: &'static str,
+    new: impl FnOnce(u64) -> S,
+) -> Result<(S, bool), GameError> {
+    standard_only(game, query.variant.as_deref())?;
+    not_taken(query.size.is_some(), StartParam::Size, why)?;
+    Ok(seeded(query.seed, new))
+}
+
 /// The start state of a game with chance: from `seed`, or from a fresh
 /// random seed, in which case the answer must not be cached (`false`).
 pub fn seeded<S>(seed: Option<u64>, new: impl FnOnce(u64) -> S) -> (S, bool) {

@@ -9,10 +9,7 @@ use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
-use super::{
-    not_taken, seeded, standard_only, syntax_location, Fault, GameApi, GameError, Parsed, Seed,
-    StartParam,
-};
+use super::{seeded_start, syntax_location, Fault, GameApi, GameError, Parsed, Seed};
 use crate::wire::problem::Location;
 use crate::wire::{ActionSyntax, Description, StartQuery};
 
@@ -182,13 +179,8 @@ impl GameApi for Position {
     }
 
     fn start(query: &StartQuery) -> Result<(Position, bool), GameError> {
-        standard_only(GameKind::Tetris, query.variant.as_deref())?;
-        not_taken(
-            query.size.is_some(),
-            StartParam::Size,
-            "tetris is played on a 10-wide field and takes no size",
-        )?;
-        Ok(seeded(query.seed, Position::new))
+        let why = "tetris is played on a 10-wide field and takes no size";
+        seeded_start(GameKind::Tetris, query, why, Position::new)
     }
 
     /// The 20 visible rows, top first, 10 cells each: null (empty), `X`

@@ -6,9 +6,7 @@ use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
-use super::{
-    not_taken, seeded, standard_only, syntax_location, Fault, GameApi, GameError, Seed, StartParam,
-};
+use super::{seeded_start, syntax_location, Fault, GameApi, GameError, Seed};
 use crate::wire::problem::Location;
 use crate::wire::{ActionSyntax, Description, StartQuery};
 
@@ -116,13 +114,8 @@ impl GameApi for Position {
     }
 
     fn start(query: &StartQuery) -> Result<(Position, bool), GameError> {
-        standard_only(GameKind::Twenty48, query.variant.as_deref())?;
-        not_taken(
-            query.size.is_some(),
-            StartParam::Size,
-            "2048 is played on a 4×4 board and takes no size",
-        )?;
-        Ok(seeded(query.seed, Position::new))
+        let why = "2048 is played on a 4×4 board and takes no size";
+        seeded_start(GameKind::Twenty48, query, why, Position::new)
     }
 
     /// Four rows of four tiles, top row first; 0 is an empty cell.

@@ -43,6 +43,25 @@ enum Context {
     MatchBody,
 }
 
+/// `malformed-action` or `illegal-action`: which action, why, and what may
+/// be played there.
+fn action_problem(
+    kind: ProblemKind,
+    detail: String,
+    index: usize,
+    action: String,
+    reason: &'static str,
+    legal: Box<serde_json::value::RawValue>,
+) -> Problem {
+    let members = ActionMembers {
+        index,
+        action,
+        reason,
+        legal_actions: legal,
+    };
+    Problem::with(kind, detail, Members::Action(members))
+}
+
 fn game_problem(e: GameError, context: Context) -> ApiError {
     let detail = e.to_string();
     let problem = match e {
@@ -117,15 +136,13 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
             reason,
             legal,
             ..
-        } => Problem::with(
+        } => action_problem(
             ProblemKind::MalformedAction,
             detail,
-            Members::Action(ActionMembers {
-                index,
-                action,
-                reason,
-                legal_actions: legal,
-            }),
+            index,
+            action,
+            reason,
+            legal,
         ),
         GameError::IllegalAction {
             index,
@@ -133,15 +150,13 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
             reason,
             legal,
             ..
-        } => Problem::with(
+        } => action_problem(
             ProblemKind::IllegalAction,
             detail,
-            Members::Action(ActionMembers {
-                index,
-                action,
-                reason,
-                legal_actions: legal,
-            }),
+            index,
+            action,
+            reason,
+            legal,
         ),
         GameError::ImportBody(BodyFault::NotAnObject) => {
             Problem::new(ProblemKind::MalformedBody, "the body must be a JSON object")

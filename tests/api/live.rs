@@ -104,6 +104,17 @@ async fn post(app: &TestApp, path: &str, token: &str, body: Value) -> Value {
     res.json()
 }
 
+/// Plays `actions` in match `id` with `token`; the match view.
+async fn play(app: &TestApp, id: &str, token: &str, actions: Value) -> Value {
+    post(
+        app,
+        &format!("/v1/matches/{id}/play"),
+        token,
+        json!({ "actions": actions }),
+    )
+    .await
+}
+
 /// A new match: its id, its creator's token and view.
 async fn create(app: &TestApp, body: Value) -> (String, String, Value) {
     let res = app.post_json("/v1/matches", &body).await;
@@ -143,13 +154,7 @@ async fn a_spectator_sees_every_change_in_order(backend: Backend) {
         ("joined", 2, &json!("black"))
     );
 
-    let after = post(
-        &app,
-        &format!("/v1/matches/{id}/play"),
-        &red,
-        json!({"actions": ["h2e2"]}),
-    )
-    .await;
+    let after = play(&app, &id, &red, json!(["h2e2"])).await;
     let e = watch.expect().await;
     assert_eq!((e.kind.as_str(), e.id), ("move", 3));
     assert_eq!(
@@ -164,13 +169,7 @@ async fn a_spectator_sees_every_change_in_order(backend: Backend) {
     );
     assert_eq!(e.data["status"]["state"], "ongoing");
 
-    post(
-        &app,
-        &format!("/v1/matches/{id}/play"),
-        &black,
-        json!({"actions": ["h9g7"]}),
-    )
-    .await;
+    play(&app, &id, &black, json!(["h9g7"])).await;
     post(&app, &format!("/v1/matches/{id}/undo"), &black, json!({})).await;
     post(
         &app,
@@ -220,23 +219,11 @@ async fn reconnecting_gets_exactly_what_it_missed(backend: Backend) {
         "h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "a1", "a2", "b1", "b2",
     ];
     for p in &points[..2] {
-        post(
-            &app,
-            &format!("/v1/matches/{id}/play"),
-            &token,
-            json!({"actions": [p]}),
-        )
-        .await;
+        play(&app, &id, &token, json!([p])).await;
     }
     let seen = 3; // version after two moves
     for p in &points[2..] {
-        post(
-            &app,
-            &format!("/v1/matches/{id}/play"),
-            &token,
-            json!({"actions": [p]}),
-        )
-        .await;
+        play(&app, &id, &token, json!([p])).await;
     }
     let mut watch = Stream::open(&app, &id, Some(seen)).await;
     let mut missed = Vec::new();
@@ -257,13 +244,7 @@ async fn reconnecting_gets_exactly_what_it_missed(backend: Backend) {
     // Up to date already: nothing to replay.
     let mut current = Stream::open(&app, &id, Some(13)).await;
     assert!(current.next(Duration::from_millis(300)).await.is_none());
-    post(
-        &app,
-        &format!("/v1/matches/{id}/play"),
-        &token,
-        json!({"actions": ["l8"]}),
-    )
-    .await;
+    play(&app, &id, &token, json!(["l8"])).await;
     let e = current.expect().await;
     assert_eq!((e.kind.as_str(), e.id), ("over", 14));
     assert_eq!(e.data["status"]["reason"], "five-in-a-row");
@@ -281,14 +262,7 @@ async fn falling_behind_the_kept_events_gets_a_sync(backend: Backend) {
     for i in 0..207 {
         let shift = if i % 2 == 0 { "left" } else { "right" };
         assert!(actions(&state["legal_actions"]).iter().any(|a| a == shift));
-        state = post(
-            &app,
-            &format!("/v1/matches/{id}/play"),
-            &token,
-            json!({"actions": [shift]}),
-        )
-        .await["state"]
-            .clone();
+        state = play(&app, &id, &token, json!([shift])).await["state"].clone();
     }
     let mut watch = Stream::open(&app, &id, Some(1)).await;
     let e = watch.expect().await;
@@ -343,13 +317,7 @@ async fn a_stream_on_one_instance_sees_a_move_on_another() {
     let two = spawn_app_with(settings(&db.url)).await;
     let (id, token, _) = create(&one, json!({ "game": "gomoku", "mode": "solo" })).await;
     let mut watch = Stream::open(&one, &id, Some(1)).await;
-    post(
-        &two,
-        &format!("/v1/matches/{id}/play"),
-        &token,
-        json!({"actions": ["h8"]}),
-    )
-    .await;
+    play(&two, &id, &token, json!(["h8"])).await;
     let e = watch.expect().await;
     assert_eq!((e.kind.as_str(), e.id), ("move", 2));
     assert_eq!(
