@@ -49,6 +49,22 @@ pub struct Settings {
     /// 503 (e.g. `5s`, `500ms`).
     #[arg(long, global = true, env = "QIPAN_DATABASE_TIMEOUT", default_value = "5s", value_parser = humantime::parse_duration)]
     pub database_timeout: Duration,
+
+    /// How long a seat stays online after its last stream closes, so that a
+    /// page reload does not show it leaving (e.g. `5s`).
+    #[arg(long, global = true, env = "QIPAN_PRESENCE_GRACE", default_value = "5s", value_parser = humantime::parse_duration)]
+    pub presence_grace: Duration,
+
+    /// How often an idle live stream sends a keep-alive (an SSE comment, a
+    /// WebSocket ping); a client that went away without closing is noticed
+    /// at the next one (e.g. `15s`).
+    #[arg(long, global = true, env = "QIPAN_KEEP_ALIVE", default_value = "15s", value_parser = humantime::parse_duration)]
+    pub keep_alive: Duration,
+
+    /// How long an open seek waits in the lobby before it expires (e.g.
+    /// `10m`).
+    #[arg(long, global = true, env = "QIPAN_SEEK_TTL", default_value = "10m", value_parser = humantime::parse_duration)]
+    pub seek_ttl: Duration,
 }
 
 impl Settings {
@@ -62,6 +78,18 @@ impl Settings {
             database_url: "none".to_owned(),
             database_pool: 8,
             database_timeout: Duration::from_secs(1),
+            presence_grace: Duration::from_millis(300),
+            keep_alive: Duration::from_millis(500),
+            seek_ttl: Duration::from_secs(600),
+        }
+    }
+
+    /// What live streams need to know.
+    pub fn live(&self) -> LiveSettings {
+        LiveSettings {
+            presence_grace: self.presence_grace,
+            keep_alive: self.keep_alive,
+            seek_ttl: self.seek_ttl,
         }
     }
 
@@ -73,4 +101,15 @@ impl Settings {
             acquire_timeout: self.database_timeout,
         })
     }
+}
+
+/// The timings of live play.
+#[derive(Debug, Clone, Copy)]
+pub struct LiveSettings {
+    /// How long a seat stays online after its last stream closed.
+    pub presence_grace: Duration,
+    /// How often an idle stream sends a keep-alive.
+    pub keep_alive: Duration,
+    /// How long a seek stays open at most.
+    pub seek_ttl: Duration,
 }

@@ -17,7 +17,7 @@ use crate::configuration::Settings;
 use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
 use crate::routes::matches::{self as matches_routes, MatchService};
-use crate::routes::{docs, games, health, state};
+use crate::routes::{docs, games, health, lobby, socket, state};
 use crate::storage::Database;
 use crate::telemetry::RequestIds;
 
@@ -48,11 +48,12 @@ impl Application {
             ),
             None => None,
         };
-        let mut matches = database.clone().map(Matches::new);
+        let live = settings.live();
+        let mut matches = database.clone().map(|db| Matches::new(db, live));
         if let Some(m) = &mut matches {
-            m.listen()
+            m.start_live()
                 .await
-                .context("listening for match changes on PostgreSQL")?;
+                .context("starting live play (PostgreSQL LISTEN, seat presence)")?;
         }
         let matches = web::Data::new(MatchService(matches));
         let listener = TcpListener::bind(settings.addr)
@@ -193,6 +194,7 @@ fn routes(cfg: &mut web::ServiceConfig) {
         .service(resource("/v1/games", GET, get().to(games::list)))
         .service(resource("/problems/{kind}", GET, get().to(docs::problem)));
     cfg.service(match_routes());
+    cfg.service(lobby_routes());
     for kind in GameKind::ALL {
         cfg.service(game_routes(
             web::scope(&format!("/v1/{kind}")).app_data(kind),
@@ -203,6 +205,7 @@ fn routes(cfg: &mut web::ServiceConfig) {
 
 const GET: &[&str] = &["GET", "HEAD"];
 const POST: &[&str] = &["POST"];
+const GET_ONLY: &[&str] = &["GET"];
 
 /// GET routes answer HEAD too (RFC 9110 §9.3.2); actix sends no body.
 fn get() -> actix_web::Route {
@@ -233,6 +236,45 @@ fn match_routes() -> actix_web::Scope {
         .service(resource("/{id}/resign", POST, web::post().to(m::resign)))
         .service(resource("/{id}/fork", POST, web::post().to(m::fork)))
         .service(resource("/{id}/join", POST, web::post().to(m::join)))
+        .service(resource(
+            "/{id}/ws",
+            GET_ONLY,
+            web::get().to(socket::socket),
+        ))
+        .service(resource("/{id}/invite", POST, web::post().to(m::invite)))
+        .service(resource(
+            "/{id}/invite/withdraw",
+            POST,
+            web::post().to(m::withdraw_invites),
+        ))
+        .service(resource(
+            "/{id}/invite/decline",
+            POST,
+            web::post().to(m::decline_invite),
+        ))
+}
+
+/// The lobby of open games.
+fn lobby_routes() -> actix_web::Scope {
+    web::scope("/v1/lobby")
+        .service(resource("", GET, get().to(lobby::list)))
+        .service(resource("/events", GET, get().to(lobby::events)))
+        .service(resource("/seeks", POST, web::post().to(lobby::seek)))
+        .service(resource(
+            "/seeks/{seek}/events",
+            GET,
+            get().to(lobby::seeker_events),
+        ))
+        .service(resource(
+            "/seeks/{seek}/take",
+            POST,
+            web::post().to(lobby::take),
+        ))
+        .service(resource(
+            "/seeks/{seek}/withdraw",
+            POST,
+            web::post().to(lobby::withdraw),
+        ))
 }
 
 /// A database URL fit for logs: without its password.

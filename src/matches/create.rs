@@ -3,7 +3,7 @@
 use qipan_rules::AnyPosition;
 
 use super::events::{Change, EventKind, MatchEvent};
-use super::read::{match_url, render, Shown};
+use super::read::{invite_view, render, Shown};
 use super::{
     seat_of, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Parent, Seat,
     SeatSlot, Secret, Timestamp, Token, Version,
@@ -11,7 +11,7 @@ use super::{
 use crate::games;
 use crate::storage::matches as store;
 use crate::storage::StorageError;
-use crate::wire::matches::{CreateRequest, ForkRequest, InviteView};
+use crate::wire::matches::{CreateRequest, ForkRequest};
 use crate::wire::StartQuery;
 
 impl Matches {
@@ -73,6 +73,7 @@ impl Matches {
                     token: Some(token.hash()),
                     invite: None,
                     joined_at: Some(now),
+                    online: false,
                 });
             } else {
                 let invite = Secret::invite()?;
@@ -81,19 +82,16 @@ impl Matches {
                     token: None,
                     invite: Some(invite.hash()),
                     joined_at: None,
+                    online: false,
                 });
-                invites.push(InviteView {
-                    seat: seat.as_str(),
-                    url: format!("{}/join?invite={}", match_url(base, id), invite.expose()),
-                    invite: invite.expose().to_owned(),
-                });
+                invites.push(invite_view(base, id, seat, &invite));
             }
         }
         let m = new_match(id, kind, mode, position, 0, None, now);
         store::insert(&mut *self.db.acquire().await?, &m, &seats, &[]).await?;
         let shown = Shown {
             seat: mine,
-            token: &token,
+            token: Some(&token),
             invites,
         };
         Ok(Outcome {
@@ -161,7 +159,7 @@ impl Matches {
                     seats[i].joined_at = Some(now);
                     let shown = Shown {
                         seat: seats[i].seat,
-                        token: &token,
+                        token: Some(&token),
                         invites: Vec::new(),
                     };
                     return Ok(Outcome {
@@ -242,13 +240,14 @@ impl Matches {
             token: Some(token.hash()),
             invite: None,
             joined_at: Some(now),
+            online: false,
         }];
         let moves: Vec<_> = history.into_iter().filter(|mv| mv.ply <= ply).collect();
         store::insert(&mut conn, &m, &seats, &moves).await?;
         drop(conn);
         let shown = Shown {
             seat: Seat::Solo,
-            token: &token,
+            token: Some(&token),
             invites: Vec::new(),
         };
         Ok(Outcome {
@@ -260,7 +259,7 @@ impl Matches {
 }
 
 /// A match as it is first written.
-fn new_match(
+pub(super) fn new_match(
     id: MatchId,
     game: qipan_rules::GameKind,
     mode: Mode,

@@ -156,6 +156,9 @@ pub struct SeatSlot {
     pub invite: Option<SecretHash>,
     /// When it was taken.
     pub joined_at: Option<Timestamp>,
+    /// Whether a stream authenticated as this seat is open (on any
+    /// instance), or closed less than the grace period ago.
+    pub online: bool,
 }
 
 /// How a match ended.

@@ -109,6 +109,26 @@ pub enum MatchError {
         /// The match's ply.
         latest: i64,
     },
+    /// Inviting or withdrawing invites when no seat is open.
+    #[error("every seat of this match is taken: there is no invitation to {0}")]
+    NoOpenSeat(&'static str),
+    /// A text field (a reason, a name) that breaks its rules.
+    #[error("{field} {why}")]
+    InvalidText {
+        /// The field.
+        field: &'static str,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+    /// No seek has this id.
+    #[error("no seek has the id {0:?}")]
+    UnknownSeek(String),
+    /// The seek is no longer open.
+    #[error("this seek is no longer open: it was {}", .0.as_str())]
+    SeekClosed(crate::matches::lobby::SeekState),
+    /// The seeker tried to take their own seek.
+    #[error("this is your own seek: another player takes it")]
+    OwnSeek,
     /// The database failed.
     #[error(transparent)]
     Storage(#[from] StorageError),
@@ -137,6 +157,8 @@ pub enum Refused {
     UndoResigned,
     /// Resigning again.
     Resign,
+    /// Inviting, or answering an invitation.
+    Invite,
 }
 
 impl fmt::Display for Refused {
@@ -146,6 +168,7 @@ impl fmt::Display for Refused {
             Refused::OfferUndo => "no takeback can be offered",
             Refused::UndoResigned => "a resigned match cannot be undone",
             Refused::Resign => "the match cannot be resigned",
+            Refused::Invite => "no one can be invited",
         })
     }
 }

@@ -27,11 +27,17 @@ pub enum EventKind {
     Joined,
     /// A seat resigned.
     Resigned,
+    /// A seat issued new invites for the open seats (the old ones are void).
+    Invited,
+    /// An invited player declined, with a reason.
+    InviteDeclined,
+    /// A seat withdrew the open invites.
+    InviteWithdrawn,
 }
 
 impl EventKind {
     /// Every kind.
-    pub const ALL: [EventKind; 7] = [
+    pub const ALL: [EventKind; 10] = [
         EventKind::Move,
         EventKind::Over,
         EventKind::Undo,
@@ -39,6 +45,9 @@ impl EventKind {
         EventKind::TakebackDeclined,
         EventKind::Joined,
         EventKind::Resigned,
+        EventKind::Invited,
+        EventKind::InviteDeclined,
+        EventKind::InviteWithdrawn,
     ];
 
     /// Its name: the SSE `event:` field.
@@ -51,6 +60,9 @@ impl EventKind {
             EventKind::TakebackDeclined => "takeback-declined",
             EventKind::Joined => "joined",
             EventKind::Resigned => "resigned",
+            EventKind::Invited => "invited",
+            EventKind::InviteDeclined => "invite-declined",
+            EventKind::InviteWithdrawn => "invite-withdrawn",
         }
     }
 
@@ -82,6 +94,8 @@ pub struct Change {
     pub moves: Vec<EventMove>,
     /// For a takeback offer: the ply offered.
     pub back_to: Option<i64>,
+    /// For a declined invitation: the reason given.
+    pub note: Option<String>,
 }
 
 impl Change {
@@ -92,6 +106,7 @@ impl Change {
             seat: Some(seat),
             moves: Vec::new(),
             back_to: None,
+            note: None,
         }
     }
 }
@@ -117,6 +132,8 @@ pub struct MatchEvent {
     pub moves: Vec<EventMove>,
     /// For a takeback offer: the ply offered.
     pub back_to: Option<i64>,
+    /// For a declined invitation: the reason given.
+    pub note: Option<String>,
     /// When.
     pub at: Timestamp,
 }
@@ -135,6 +152,7 @@ impl MatchEvent {
             status: m.status,
             moves: change.moves,
             back_to: change.back_to,
+            note: change.note,
             at: m.updated_at,
         }
     }

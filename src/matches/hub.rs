@@ -1,5 +1,5 @@
-//! How streams learn that a match changed: a broadcast of `(match, version)`
-//! inside the process. On SQLite (one instance) a write publishes it after
+//! How streams learn that something changed: a broadcast of [`Signal`]s
+//! (a match write, a seat's presence, the lobby) inside the process. On SQLite (one instance) a write publishes it after
 //! its commit. On PostgreSQL a write hands it, after its commit, to this
 //! instance's announcer, which sends what has queued up as `NOTIFY`s on the
 //! `qipan_match` channel from its own connection — in batches, and off the
@@ -18,6 +18,41 @@ use tokio::sync::{broadcast, mpsc};
 use super::{MatchId, Version};
 use crate::storage::matches::CHANNEL;
 
+/// What changed. Each is only a wake-up: streams read what they send from
+/// the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    /// A write brought the match to this version (payload `<id>:<version>`).
+    Match(MatchId, Version),
+    /// A seat of the match came online or went offline (payload `p:<id>`).
+    Presence(MatchId),
+    /// A seek was opened, taken or closed (payload `lobby`).
+    Lobby,
+}
+
+impl Signal {
+    /// Its `NOTIFY` payload.
+    fn payload(self) -> String {
+        match self {
+            Signal::Match(id, version) => format!("{id}:{version}"),
+            Signal::Presence(id) => format!("p:{id}"),
+            Signal::Lobby => "lobby".to_owned(),
+        }
+    }
+
+    /// The signal a payload carries.
+    fn parse(payload: &str) -> Option<Signal> {
+        if payload == "lobby" {
+            return Some(Signal::Lobby);
+        }
+        if let Some(id) = payload.strip_prefix("p:") {
+            return id.parse().ok().map(Signal::Presence);
+        }
+        let (id, v) = payload.split_once(':')?;
+        Some(Signal::Match(id.parse().ok()?, v.parse().ok()?))
+    }
+}
+
 /// How many wake-ups a slow stream may fall behind before it is told it
 /// lagged (it then reads the database anyway).
 const BACKLOG: usize = 1024;
@@ -30,8 +65,8 @@ const QUEUE: usize = 4096;
 /// changes to announce to every instance.
 #[derive(Debug, Clone)]
 pub struct Hub {
-    tx: broadcast::Sender<(MatchId, Version)>,
-    announce: Option<mpsc::Sender<(MatchId, Version)>>,
+    tx: broadcast::Sender<Signal>,
+    announce: Option<mpsc::Sender<Signal>>,
 }
 
 impl Default for Hub {
@@ -44,24 +79,27 @@ impl Default for Hub {
 }
 
 impl Hub {
-    /// Tells every stream that `id` is now at `version`: in this process,
-    /// or through PostgreSQL when [`Hub::listen`] runs.
-    pub fn publish(&self, id: MatchId, version: Version) {
+    /// Tells every stream of `signal`: in this process, or through
+    /// PostgreSQL when [`Hub::listen`] runs.
+    pub fn publish(&self, signal: Signal) {
         match &self.announce {
             Some(queue) => {
-                if queue.try_send((id, version)).is_err() {
-                    tracing::warn!(match_id = %id, "the announcement queue is full; streams catch up at their next keep-alive");
+                if queue.try_send(signal).is_err() {
+                    tracing::warn!(
+                        ?signal,
+                        "the announcement queue is full; streams catch up at their next keep-alive"
+                    );
                 }
             }
             // No stream listening is not an error.
             None => {
-                let _ = self.tx.send((id, version));
+                let _ = self.tx.send(signal);
             }
         }
     }
 
     /// A receiver of every change from now on.
-    pub fn subscribe(&self) -> broadcast::Receiver<(MatchId, Version)> {
+    pub fn subscribe(&self) -> broadcast::Receiver<Signal> {
         self.tx.subscribe()
     }
 
@@ -87,20 +125,15 @@ impl Hub {
         tokio::spawn(async move {
             loop {
                 match listener.recv().await {
-                    Ok(n) => {
-                        let parsed = n.payload().split_once(':').and_then(|(id, v)| {
-                            Some((id.parse::<MatchId>().ok()?, v.parse::<Version>().ok()?))
-                        });
-                        match parsed {
-                            Some((id, version)) => {
-                                let _ = hub.tx.send((id, version));
-                            }
-                            None => tracing::warn!(
-                                payload = n.payload(),
-                                "a notification that names no match"
-                            ),
+                    Ok(n) => match Signal::parse(n.payload()) {
+                        Some(signal) => {
+                            let _ = hub.tx.send(signal);
                         }
-                    }
+                        None => tracing::warn!(
+                            payload = n.payload(),
+                            "a notification that is not a qipan signal"
+                        ),
+                    },
                     Err(e) => {
                         tracing::warn!(error = %e, "listening for match changes");
                         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -114,13 +147,13 @@ impl Hub {
 
 /// Sends queued changes as `NOTIFY`s, as many as have queued up in one
 /// statement, from one connection.
-async fn announce(url: String, mut pending: mpsc::Receiver<(MatchId, Version)>) {
+async fn announce(url: String, mut pending: mpsc::Receiver<Signal>) {
     let mut conn: Option<PgConnection> = None;
     while let Some(first) = pending.recv().await {
-        let mut payloads = vec![format!("{}:{}", first.0, first.1)];
+        let mut payloads = vec![first.payload()];
         while payloads.len() < 512 {
             match pending.try_recv() {
-                Ok((id, version)) => payloads.push(format!("{id}:{version}")),
+                Ok(signal) => payloads.push(signal.payload()),
                 Err(_) => break,
             }
         }

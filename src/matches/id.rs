@@ -92,6 +92,17 @@ impl Secret {
         Ok(Secret(URL_SAFE_NO_PAD.encode(buf)))
     }
 
+    /// A fair coin: `true` half the time.
+    ///
+    /// # Errors
+    ///
+    /// When the system cannot give randomness.
+    pub fn coin() -> Result<bool, NoRandomness> {
+        let mut buf = [0u8; 1];
+        getrandom::fill(&mut buf).map_err(|e| NoRandomness(e.to_string()))?;
+        Ok(buf[0] & 1 == 1)
+    }
+
     /// A secret as presented by a client.
     pub fn presented(text: &str) -> Secret {
         Secret(text.to_owned())

@@ -1,107 +1,171 @@
-//! The live stream of a match (Server-Sent Events): every event since the
-//! client's `Last-Event-ID`, then each new one as it is written, with
-//! keep-alive comments in between. A client with no `Last-Event-ID`, or one
-//! further behind than the kept events reach, gets one `sync` event with
-//! the whole match view instead, and goes on from there.
+//! The live feed of a match, which its Server-Sent Events stream and its
+//! WebSocket both send: every event since the client's last one, then each
+//! new one as it is written, with `presence` events when a seat comes online
+//! or goes offline, and keep-alives in between. A client with no last event,
+//! or one further behind than the kept events reach, gets one `sync` event
+//! with the whole match view instead, and goes on from there.
 
 use std::collections::VecDeque;
-use std::convert::Infallible;
 use std::time::Duration;
 
-use actix_web::web::Bytes;
-use futures_util::Stream;
 use qipan_rules::GameKind;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::broadcast::Receiver;
 
 use super::events::MatchEvent;
+use super::hub::Signal;
+use super::presence::Held;
 use super::read::render;
-use super::{MatchError, MatchId, Matches, Version};
+use super::{MatchError, MatchId, Matches, Seat, SeatSlot, Version};
 use crate::games::share_url;
 use crate::storage::matches as store;
-use crate::wire::matches::{EventMoveView, EventView};
+use crate::wire::matches::{EventMoveView, EventView, PresenceView};
 
-/// How often an idle stream sends a keep-alive comment (and looks at the
-/// database, in case a wake-up was lost).
-pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// A keep-alive ticker: every `period` (`--keep-alive`) of silence a feed
+/// sends a keep-alive and looks at the database, in case a wake-up was
+/// lost.
+pub fn keep_alive(period: Duration) -> tokio::time::Interval {
+    let mut tick = tokio::time::interval(period);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.reset();
+    tick
+}
 
-/// A stream being served.
-struct Watch {
+/// One event of a feed.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// Its name: `sync`, `presence` or an [`super::events::EventKind`].
+    pub name: &'static str,
+    /// The match version it brings the client to (none for `presence`).
+    pub id: Option<Version>,
+    /// Its data, a JSON object.
+    pub data: Vec<u8>,
+}
+
+impl Frame {
+    /// The frame as Server-Sent Events text.
+    pub fn sse(&self) -> Vec<u8> {
+        let mut f = Vec::with_capacity(self.data.len() + 48);
+        if let Some(id) = self.id {
+            f.extend_from_slice(format!("id: {id}\n").as_bytes());
+        }
+        f.extend_from_slice(b"event: ");
+        f.extend_from_slice(self.name.as_bytes());
+        f.extend_from_slice(b"\ndata: ");
+        f.extend_from_slice(&self.data);
+        f.extend_from_slice(b"\n\n");
+        f
+    }
+}
+
+/// What a feed yields.
+#[derive(Debug, Clone)]
+pub enum Item {
+    /// An event.
+    Frame(Frame),
+    /// Nothing happened for a while.
+    KeepAlive,
+}
+
+/// A match's live feed, for one client.
+pub struct Feed {
     matches: Matches,
     id: MatchId,
     base: String,
     /// The version of the last event sent.
     last: Option<Version>,
-    changes: Receiver<(MatchId, Version)>,
-    ready: VecDeque<Bytes>,
+    /// Which seats the client was last told are online.
+    online: Option<Vec<(Seat, bool)>>,
+    changes: Receiver<Signal>,
+    ready: VecDeque<Item>,
     tick: tokio::time::Interval,
+    /// The client's seat, while the feed is open.
+    _held: Option<Held>,
 }
 
 impl Matches {
-    /// `GET /v1/matches/{id}/events`: the match's live events after `last`
-    /// (a `Last-Event-ID`), or a `sync` to begin with.
+    /// The live feed of match `id` after `last` (a `Last-Event-ID`), or
+    /// from a `sync`. A feed of an authenticated client holds its seat
+    /// online while it lives.
     ///
     /// # Errors
     ///
-    /// `unknown-match`; storage errors (once the stream has begun, a
-    /// failing database delays events: the stream tries again at the next
-    /// keep-alive).
-    pub async fn events(
+    /// `unknown-match`; storage errors (once the feed has begun, a failing
+    /// database delays events: the feed tries again at the next keep-alive).
+    pub async fn feed(
         &self,
         id: MatchId,
         last: Option<Version>,
         base: String,
-    ) -> Result<impl Stream<Item = Result<Bytes, Infallible>>, MatchError> {
+        held: Option<Held>,
+    ) -> Result<Feed, MatchError> {
         // Subscribe first, so no change between the first read and the
         // subscription is missed.
         let changes = self.hub.subscribe();
-        let mut tick = tokio::time::interval(KEEP_ALIVE);
-        tick.reset();
-        let mut watch = Watch {
+        let tick = keep_alive(self.live.keep_alive);
+        let mut feed = Feed {
             matches: self.clone(),
             id,
             base,
             last,
+            online: None,
             changes,
             ready: VecDeque::new(),
             tick,
+            _held: held,
         };
-        watch.catch_up().await?;
-        Ok(futures_util::stream::unfold(watch, |mut w| async move {
-            loop {
-                if let Some(frame) = w.ready.pop_front() {
-                    return Some((Ok(frame), w));
-                }
-                tokio::select! {
-                    change = w.changes.recv() => match change {
-                        Ok((id, version)) if id == w.id && w.last.is_none_or(|l| version > l) => {
-                            w.catch_up_quietly().await;
-                        }
-                        Ok(_) => {}
-                        // Fell behind the wake-ups: the database has it all.
-                        Err(RecvError::Lagged(_)) => w.catch_up_quietly().await,
-                        Err(RecvError::Closed) => return None,
-                    },
-                    _ = w.tick.tick() => {
-                        w.catch_up_quietly().await;
-                        if w.ready.is_empty() {
-                            w.ready.push_back(Bytes::from_static(b": keep-alive\n\n"));
-                        }
-                    }
-                }
-            }
-        }))
+        feed.catch_up().await?;
+        Ok(feed)
+    }
+
+    /// Holds `seat` of match `id` online while the result lives.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors.
+    pub async fn hold(&self, id: MatchId, seat: Seat) -> Result<Held, MatchError> {
+        Ok(self.presence.hold(id, seat).await?)
     }
 }
 
-impl Watch {
+impl Feed {
+    /// The next item; `None` once the service is shutting down.
+    pub async fn next(&mut self) -> Option<Item> {
+        loop {
+            if let Some(item) = self.ready.pop_front() {
+                return Some(item);
+            }
+            tokio::select! {
+                change = self.changes.recv() => match change {
+                    Ok(Signal::Match(id, version))
+                        if id == self.id && self.last.is_none_or(|l| version > l) =>
+                    {
+                        self.catch_up_quietly().await;
+                    }
+                    Ok(Signal::Presence(id)) if id == self.id => self.catch_up_quietly().await,
+                    Ok(_) => {}
+                    // Fell behind the wake-ups: the database has it all.
+                    Err(RecvError::Lagged(_)) => self.catch_up_quietly().await,
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = self.tick.tick() => {
+                    self.catch_up_quietly().await;
+                    if self.ready.is_empty() {
+                        self.ready.push_back(Item::KeepAlive);
+                    }
+                }
+            }
+        }
+    }
+
     /// Queues what the client has not seen: the kept events after its last
-    /// one, or a `sync` when those do not reach back far enough.
+    /// one, or a `sync` when those do not reach back far enough; then the
+    /// seats whose presence changed.
     async fn catch_up(&mut self) -> Result<(), MatchError> {
         let mut conn = self.matches.db.acquire().await?;
         let (m, seats) = Matches::load(&mut conn, self.id).await?;
         let events = match self.last {
-            Some(last) if last <= m.version => {
+            Some(last) if last < m.version => {
                 store::events_after(&mut conn, self.id, m.game, last).await?
             }
             _ => Vec::new(),
@@ -112,34 +176,59 @@ impl Watch {
             Some(last) if last == m.version => {}
             Some(last) if last < m.version && joins(last) => {
                 for e in &events {
-                    self.ready.push_back(frame(e, m.game, &self.base)?);
+                    self.ready
+                        .push_back(Item::Frame(event_frame(e, m.game, &self.base)?));
                 }
                 self.last = events.last().map(|e| e.version);
             }
             _ => {
                 let view = render(&m, &seats, None, &self.base, None)?;
-                let mut f = Vec::with_capacity(view.len() + 32);
-                f.extend_from_slice(format!("id: {}\nevent: sync\ndata: ", m.version).as_bytes());
-                f.extend_from_slice(&view);
-                f.extend_from_slice(b"\n\n");
-                self.ready.push_back(Bytes::from(f));
+                self.ready.push_back(Item::Frame(Frame {
+                    name: "sync",
+                    id: Some(m.version),
+                    data: view,
+                }));
                 self.last = Some(m.version);
+                // The view shows every seat's presence.
+                self.online = Some(presence(&seats));
+            }
+        }
+        let now = presence(&seats);
+        let before = self.online.replace(now.clone());
+        for (i, &(seat, online)) in now.iter().enumerate() {
+            let told = before.as_ref().and_then(|b| b.get(i)).map(|&(_, o)| o);
+            if told != Some(online) {
+                let data = serde_json::to_vec(&PresenceView {
+                    seat: seat.as_str(),
+                    online,
+                })
+                .map_err(MatchError::Render)?;
+                self.ready.push_back(Item::Frame(Frame {
+                    name: "presence",
+                    id: None,
+                    data,
+                }));
             }
         }
         Ok(())
     }
 
-    /// [`Watch::catch_up`] once the stream is open: a failure is logged and
-    /// the next wake-up or keep-alive tries again.
+    /// [`Feed::catch_up`] once the feed is open: a failure is logged and the
+    /// next wake-up or keep-alive tries again.
     async fn catch_up_quietly(&mut self) {
         if let Err(e) = self.catch_up().await {
-            tracing::warn!(match_id = %self.id, error = %e, "a live stream could not read its match");
+            tracing::warn!(match_id = %self.id, error = %e, "a live feed could not read its match");
         }
     }
 }
 
-/// One event as an SSE frame.
-fn frame(e: &MatchEvent, game: GameKind, base: &str) -> Result<Bytes, MatchError> {
+/// Each seat and whether it is online, in the match view's order.
+fn presence(seats: &[SeatSlot]) -> Vec<(Seat, bool)> {
+    seats.iter().map(|s| (s.seat, s.online)).collect()
+}
+
+/// One stored event as a frame.
+fn event_frame(e: &MatchEvent, game: GameKind, base: &str) -> Result<Frame, MatchError> {
     let view = EventView {
         kind: e.kind.as_str(),
         version: e.version.get(),
@@ -165,11 +254,11 @@ fn frame(e: &MatchEvent, game: GameKind, base: &str) -> Result<Bytes, MatchError
                 seat: seat.as_str(),
                 ply,
             }),
+        note: e.note.as_deref(),
     };
-    let data = serde_json::to_string(&view).map_err(MatchError::Render)?;
-    Ok(Bytes::from(format!(
-        "id: {}\nevent: {}\ndata: {data}\n\n",
-        e.version,
-        e.kind.as_str()
-    )))
+    Ok(Frame {
+        name: e.kind.as_str(),
+        id: Some(e.version),
+        data: serde_json::to_vec(&view).map_err(MatchError::Render)?,
+    })
 }

@@ -18,8 +18,11 @@ mod error;
 pub mod events;
 pub mod hub;
 pub mod id;
+mod invite;
 mod live;
+pub mod lobby;
 mod moves;
+pub mod presence;
 mod read;
 
 pub use domain::{
@@ -28,9 +31,11 @@ pub use domain::{
 };
 pub use error::{MatchError, Missing, Refused};
 pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
+pub use live::{Feed, Frame, Item};
 
 use sqlx::AnyConnection;
 
+use crate::configuration::LiveSettings;
 use crate::storage::{Database, StorageError};
 
 /// A request's seat token, if it sent one (`Authorization: Bearer …`).
@@ -79,31 +84,42 @@ pub struct Outcome {
 pub struct Matches {
     db: Database,
     hub: hub::Hub,
+    presence: presence::Presence,
+    seek_holds: lobby::Holds,
+    live: LiveSettings,
 }
 
 impl Matches {
     /// The service over a database.
-    pub fn new(db: Database) -> Matches {
+    pub fn new(db: Database, live: LiveSettings) -> Matches {
+        let hub = hub::Hub::default();
         Matches {
+            presence: presence::Presence::new(db.clone(), hub.clone(), live.presence_grace),
             db,
-            hub: hub::Hub::default(),
+            hub,
+            seek_holds: lobby::Holds::default(),
+            live,
         }
     }
 
-    /// On PostgreSQL, starts hearing the changes other instances make (see
-    /// [`hub::Hub::listen`]); on SQLite there are none.
+    /// Starts what live play runs in the background: on PostgreSQL, hearing
+    /// the changes other instances make (see [`hub::Hub::listen`]); seat
+    /// presence; and the lobby's sweeper, which closes seeks that expired or
+    /// were left.
     ///
     /// # Errors
     ///
-    /// When PostgreSQL cannot be listened to.
-    pub async fn listen(&mut self) -> anyhow::Result<()> {
-        match self.db.backend() {
-            crate::storage::Backend::Postgres => {
-                let url = self.db.url().to_owned();
-                self.hub.listen(&url).await
-            }
-            crate::storage::Backend::Sqlite => Ok(()),
+    /// When PostgreSQL cannot be listened to, or presence not started.
+    pub async fn start_live(&mut self) -> anyhow::Result<()> {
+        if self.db.backend() == crate::storage::Backend::Postgres {
+            let url = self.db.url().to_owned();
+            self.hub.listen(&url).await?;
         }
+        self.presence =
+            presence::Presence::new(self.db.clone(), self.hub.clone(), self.live.presence_grace);
+        self.presence.start().await?;
+        lobby::sweep(self.db.clone(), self.hub.clone());
+        Ok(())
     }
 
     /// A match and its seats.
@@ -114,6 +130,16 @@ impl Matches {
         crate::storage::matches::load(conn, id)
             .await?
             .ok_or(MatchError::UnknownMatch(id))
+    }
+
+    /// The seat of match `id` whose token is `token`.
+    ///
+    /// # Errors
+    ///
+    /// `UnknownMatch`, `NoToken`/`NotASeat`; storage errors.
+    pub async fn authenticate(&self, id: MatchId, token: &Token) -> Result<Seat, MatchError> {
+        let (_, seats) = Self::load(&mut *self.db.acquire().await?, id).await?;
+        seat_of(&seats, token)
     }
 
     /// A match and its kept moves, from one snapshot.
@@ -187,7 +213,7 @@ impl Matches {
 impl Matches {
     /// Tells the streams of a write that has committed.
     fn published(&self, id: MatchId, version: Version) {
-        self.hub.publish(id, version);
+        self.hub.publish(hub::Signal::Match(id, version));
     }
 }
 

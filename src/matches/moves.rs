@@ -89,6 +89,7 @@ impl Matches {
             seat: Some(seat),
             moves,
             back_to: None,
+            note: None,
         };
         let mut conn = match held.take() {
             Some(conn) => conn,
@@ -160,6 +161,7 @@ impl Matches {
         m.updated_at = Timestamp::now();
         let change = Change {
             back_to: Some(back_to),
+            note: None,
             ..Change::by(EventKind::TakebackOffered, seat)
         };
         self.write(&mut conn, &mut m, &pre, None, &[], change)

@@ -15,8 +15,18 @@ pub fn match_url(base: &str, id: MatchId) -> String {
 /// invites.
 pub(super) struct Shown<'a> {
     pub seat: Seat,
-    pub token: &'a Secret,
+    /// The token, in the answer that gave it.
+    pub token: Option<&'a Secret>,
     pub invites: Vec<InviteView>,
+}
+
+/// How an invite is shown to the seat that issued it.
+pub(super) fn invite_view(base: &str, id: MatchId, seat: Seat, invite: &Secret) -> InviteView {
+    InviteView {
+        seat: seat.as_str(),
+        url: format!("{}/join?invite={}", match_url(base, id), invite.expose()),
+        invite: invite.expose().to_owned(),
+    }
 }
 
 /// The view of a match; `state` is its state view when the caller has one
@@ -38,7 +48,7 @@ pub(super) fn render(
     };
     let (token, seat, invites) = match shown {
         Some(s) => (
-            Some(s.token.expose()),
+            s.token.map(Secret::expose),
             Some(s.seat.as_str()),
             Some(s.invites),
         ),
@@ -61,6 +71,7 @@ pub(super) fn render(
                 seat: s.seat.as_str(),
                 taken: s.token.is_some(),
                 joined_at: s.joined_at.map(|t| t.rfc3339()),
+                online: s.online,
             })
             .collect(),
         status: m.status.into(),

@@ -9,10 +9,11 @@ use crate::games::{BodyFault, GameError};
 use crate::matches::{InvalidMatchId, MatchError};
 use crate::routes::conditional::IfMatchError;
 use crate::routes::matches::{BadLastEventId, MalformedJson};
+use crate::routes::socket::NotAWebSocket;
 use crate::storage::StorageError;
 use crate::wire::problem::{
     ActionMembers, FaultMembers, FieldMembers, GameOverMembers, KeptMembers, MatchMembers, Members,
-    OfferMembers, PliesMembers, SeatMembers, StaleMembers, TurnMembers,
+    OfferMembers, PliesMembers, SeatMembers, SeekMembers, StaleMembers, TurnMembers,
 };
 
 fn field(name: &str) -> Members {
@@ -297,6 +298,19 @@ impl From<MatchError> for ApiError {
                 Problem::with(ProblemKind::InvalidField, detail, field("invite"))
             }
             MatchError::InvalidInvite => Problem::new(ProblemKind::InvalidInvite, detail),
+            MatchError::NoOpenSeat(_) => Problem::new(ProblemKind::NoOpenSeat, detail),
+            MatchError::InvalidText { field: name, .. } => {
+                Problem::with(ProblemKind::InvalidField, detail, field(name))
+            }
+            MatchError::UnknownSeek(_) => Problem::new(ProblemKind::UnknownSeek, detail),
+            MatchError::SeekClosed(state) => Problem::with(
+                ProblemKind::SeekClosed,
+                detail,
+                Members::Seek(SeekMembers {
+                    state: state.as_str(),
+                }),
+            ),
+            MatchError::OwnSeek => Problem::new(ProblemKind::OwnSeek, detail),
             MatchError::SeatTaken(seat) => Problem::with(
                 ProblemKind::SeatTaken,
                 detail,
@@ -349,6 +363,12 @@ impl From<InvalidMatchId> for ApiError {
 impl From<MalformedJson> for ApiError {
     fn from(e: MalformedJson) -> ApiError {
         Problem::new(ProblemKind::MalformedBody, e.to_string()).into()
+    }
+}
+
+impl From<NotAWebSocket> for ApiError {
+    fn from(e: NotAWebSocket) -> ApiError {
+        Problem::new(ProblemKind::NotAWebSocket, e.to_string()).into()
     }
 }
 

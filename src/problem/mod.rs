@@ -90,11 +90,21 @@ pub enum ProblemKind {
     NotADuel,
     /// The ply asked for is not in the kept history.
     PlyNotKept,
+    /// Every seat is taken, or no invite is open.
+    NoOpenSeat,
+    /// No seek has this id.
+    UnknownSeek,
+    /// The seek is no longer open.
+    SeekClosed,
+    /// The seeker tried to take their own seek.
+    OwnSeek,
+    /// The request is not a WebSocket handshake.
+    NotAWebSocket,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 33] = [
+    pub const ALL: [ProblemKind; 38] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -128,6 +138,11 @@ impl ProblemKind {
         ProblemKind::OwnUndoOffer,
         ProblemKind::NotADuel,
         ProblemKind::PlyNotKept,
+        ProblemKind::NoOpenSeat,
+        ProblemKind::UnknownSeek,
+        ProblemKind::SeekClosed,
+        ProblemKind::OwnSeek,
+        ProblemKind::NotAWebSocket,
     ];
 
     /// The slug that ends the `type` URI.
@@ -166,6 +181,11 @@ impl ProblemKind {
             ProblemKind::OwnUndoOffer => "own-undo-offer",
             ProblemKind::NotADuel => "not-a-duel",
             ProblemKind::PlyNotKept => "ply-not-kept",
+            ProblemKind::NoOpenSeat => "no-open-seat",
+            ProblemKind::UnknownSeek => "unknown-seek",
+            ProblemKind::SeekClosed => "seek-closed",
+            ProblemKind::OwnSeek => "own-seek",
+            ProblemKind::NotAWebSocket => "not-a-websocket",
         }
     }
 
@@ -210,6 +230,11 @@ impl ProblemKind {
             ProblemKind::OwnUndoOffer => "Own takeback offer",
             ProblemKind::NotADuel => "Not a duel",
             ProblemKind::PlyNotKept => "Ply not kept",
+            ProblemKind::NoOpenSeat => "No open seat",
+            ProblemKind::UnknownSeek => "Unknown seek",
+            ProblemKind::SeekClosed => "Seek closed",
+            ProblemKind::OwnSeek => "Own seek",
+            ProblemKind::NotAWebSocket => "WebSocket handshake required",
         }
     }
 
@@ -238,6 +263,11 @@ impl ProblemKind {
             | ProblemKind::OwnUndoOffer
             | ProblemKind::NotADuel => StatusCode::CONFLICT,
             ProblemKind::StaleVersion => StatusCode::PRECONDITION_FAILED,
+            ProblemKind::NoOpenSeat => StatusCode::CONFLICT,
+            ProblemKind::UnknownSeek => StatusCode::NOT_FOUND,
+            ProblemKind::SeekClosed => StatusCode::CONFLICT,
+            ProblemKind::OwnSeek => StatusCode::CONFLICT,
+            ProblemKind::NotAWebSocket => StatusCode::UPGRADE_REQUIRED,
             ProblemKind::PlyNotKept => StatusCode::UNPROCESSABLE_ENTITY,
             ProblemKind::MatchesDisabled | ProblemKind::DatabaseUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -289,6 +319,11 @@ impl ProblemKind {
             ProblemKind::OwnUndoOffer => "The other seat accepts a takeback offer; the offering seat may withdraw it with /undo/decline.",
             ProblemKind::NotADuel => "Takeback offers are for duels; a solo match undoes at once with /undo.",
             ProblemKind::PlyNotKept => "The ply is not in the kept history; `oldest` and `latest` bound the plies that can be forked.",
+            ProblemKind::NoOpenSeat => "Every seat of the match is taken (or, to withdraw, no invite is open): there is no invitation to issue or withdraw.",
+            ProblemKind::UnknownSeek => "No seek has this id; GET /v1/lobby lists the open ones.",
+            ProblemKind::SeekClosed => "The seek is no longer open; `state` says why (taken, withdrawn, expired, left). GET /v1/lobby lists the open ones.",
+            ProblemKind::OwnSeek => "The token sent is the seeker's own: another player takes a seek (the seeker may withdraw it).",
+            ProblemKind::NotAWebSocket => "This endpoint is a WebSocket: open it with a WebSocket client (GET with Connection: Upgrade, Upgrade: websocket, Sec-WebSocket-Version: 13 and a Sec-WebSocket-Key). `detail` says what the handshake lacked.",
         }
     }
 }
@@ -371,6 +406,9 @@ impl Problem {
             ProblemKind::DatabaseUnavailable => {
                 builder.insert_header((header::RETRY_AFTER, "1"));
             }
+            ProblemKind::NotAWebSocket => {
+                builder.insert_header((header::UPGRADE, "websocket"));
+            }
             _ => {}
         }
         if let Members::Allow(AllowMembers { allow }) = &self.members {
@@ -414,6 +452,17 @@ impl From<Problem> for ApiError {
 }
 
 impl ApiError {
+    /// The problem+json body a client is sent, for a transport that is not
+    /// an HTTP response (a WebSocket message).
+    pub fn body(&self) -> String {
+        match self {
+            ApiError::Problem(p) | ApiError::Unavailable { problem: p, .. } => {
+                p.body(p.kind.status())
+            }
+            ApiError::Internal(_) => internal().body(StatusCode::INTERNAL_SERVER_ERROR),
+        }
+    }
+
     /// Logs a failure of the service itself (the request middleware calls
     /// this, naming the request); client errors are not logged.
     pub fn log(&self, request: &str) {
@@ -438,13 +487,16 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         match self {
             ApiError::Problem(p) | ApiError::Unavailable { problem: p, .. } => p.response(),
-            ApiError::Internal(_) => Problem::new(
-                ProblemKind::Internal,
-                "the service failed to answer this request; it has been logged",
-            )
-            .response(),
+            ApiError::Internal(_) => internal().response(),
         }
     }
+}
+
+fn internal() -> Problem {
+    Problem::new(
+        ProblemKind::Internal,
+        "the service failed to answer this request; it has been logged",
+    )
 }
 
 /// Turns actix's JSON extractor errors into problems.

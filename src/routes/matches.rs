@@ -13,9 +13,9 @@ use serde::de::DeserializeOwned;
 
 use super::conditional::{self, version_tag};
 use super::state::Base;
-use crate::matches::{MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token};
+use crate::matches::{Item, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token};
 use crate::problem::ApiError;
-use crate::wire::matches::{CreateRequest, ForkRequest, JoinRequest};
+use crate::wire::matches::{CreateRequest, DeclineRequest, ForkRequest, JoinRequest};
 use crate::wire::PlayRequest;
 
 /// The match service, when the service runs with a database.
@@ -23,7 +23,7 @@ use crate::wire::PlayRequest;
 pub struct MatchService(pub Option<Matches>);
 
 /// The match service of a request: `matches-disabled` without a database.
-pub struct Service(Matches);
+pub struct Service(pub Matches);
 
 impl FromRequest for Service {
     type Error = ApiError;
@@ -42,7 +42,7 @@ impl FromRequest for Service {
 }
 
 /// The `{id}` path segment.
-pub struct Id(MatchId);
+pub struct Id(pub MatchId);
 
 impl FromRequest for Id {
     type Error = ApiError;
@@ -153,7 +153,7 @@ fn answer(status: StatusCode, outcome: Outcome) -> HttpResponse {
 }
 
 /// An answer that created a match: 201 with its `Location`.
-fn created(base: &str, outcome: Outcome) -> HttpResponse {
+pub(super) fn created(base: &str, outcome: Outcome) -> HttpResponse {
     let location = format!("{base}/v1/matches/{}", outcome.id);
     let mut res = answer(StatusCode::CREATED, outcome);
     if let Ok(v) = HeaderValue::from_str(&location) {
@@ -295,11 +295,13 @@ pub async fn join(
 pub struct BadLastEventId(pub String);
 
 /// `GET /v1/matches/{id}/events`: the match's live events, as Server-Sent
-/// Events; `Last-Event-ID` resumes after the event it names.
+/// Events; `Last-Event-ID` resumes after the event it names. With a seat
+/// token (`Authorization: Bearer`), the stream holds the seat online.
 #[tracing::instrument(skip_all, fields(id = %id))]
 pub async fn events(
     Service(s): Service,
     Id(id): Id,
+    token: Token,
     req: HttpRequest,
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
@@ -314,11 +316,67 @@ pub async fn events(
                 })?,
         ),
     };
-    let stream = s.events(id, last, base.0).await?;
-    Ok(HttpResponse::Ok()
+    let held = match token.0 {
+        Some(_) => Some(s.hold(id, s.authenticate(id, &token).await?).await?),
+        None => None,
+    };
+    let feed = s.feed(id, last, base.0, held).await?;
+    Ok(event_stream(futures_util::stream::unfold(
+        feed,
+        |mut feed| async move {
+            let item = feed.next().await?;
+            Some((item, feed))
+        },
+    )))
+}
+
+/// A stream of feed items as a `text/event-stream` answer.
+pub fn event_stream(items: impl futures_util::Stream<Item = Item> + 'static) -> HttpResponse {
+    use futures_util::StreamExt;
+    let body = items.map(|item| {
+        Ok::<_, std::convert::Infallible>(match item {
+            Item::Frame(frame) => web::Bytes::from(frame.sse()),
+            Item::KeepAlive => web::Bytes::from_static(b": keep-alive\n\n"),
+        })
+    });
+    HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header((header::CACHE_CONTROL, "no-store"))
         // Proxies that buffer answers would hold events back.
         .insert_header(("x-accel-buffering", "no"))
-        .streaming(stream))
+        .streaming(body)
+}
+
+/// `POST /v1/matches/{id}/invite`: new invites for the open seats.
+#[tracing::instrument(skip_all, fields(id = %w.id))]
+pub async fn invite(w: SeatWrite) -> Result<HttpResponse, ApiError> {
+    let outcome = w.service.invite(w.id, &w.token, w.pre, &w.base).await?;
+    Ok(answer(StatusCode::OK, outcome))
+}
+
+/// `POST /v1/matches/{id}/invite/withdraw`
+#[tracing::instrument(skip_all, fields(id = %w.id))]
+pub async fn withdraw_invites(w: SeatWrite) -> Result<HttpResponse, ApiError> {
+    let outcome = w
+        .service
+        .withdraw_invites(w.id, &w.token, w.pre, &w.base)
+        .await?;
+    Ok(answer(StatusCode::OK, outcome))
+}
+
+/// `POST /v1/matches/{id}/invite/decline`: the invite in the body or the
+/// query.
+#[tracing::instrument(skip_all, fields(id = %id))]
+pub async fn decline_invite(
+    Service(s): Service,
+    Id(id): Id,
+    base: Base,
+    query: web::Query<JoinRequest>,
+    OptionalJson(body): OptionalJson<DeclineRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let invite = body.invite.as_deref().or(query.invite.as_deref());
+    let outcome = s
+        .decline_invite(id, invite, body.reason.as_deref(), &base.0)
+        .await?;
+    Ok(answer(StatusCode::OK, outcome))
 }

@@ -6,7 +6,9 @@ pub mod conditional;
 pub mod docs;
 pub mod games;
 pub mod health;
+pub mod lobby;
 pub mod matches;
+pub mod socket;
 pub mod state;
 
 use actix_web::http::header::{self, EntityTag, HeaderValue};

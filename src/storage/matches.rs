@@ -25,6 +25,12 @@ use crate::matches::{
     Timestamp, UndoOffer, Version, HISTORY_CAP,
 };
 
+/// The cut-off of `seat_presence.seen_at`: rows older than this are of
+/// instances that stopped without cleaning up.
+pub(crate) fn presence_cutoff() -> i64 {
+    Timestamp::now().millis() - crate::matches::presence::STALE.as_millis() as i64
+}
+
 /// The PostgreSQL channel writes are announced on (payload `<match
 /// id>:<version>`), so every instance's streams learn of them.
 pub const CHANNEL: &str = "qipan_match";
@@ -50,13 +56,14 @@ struct MatchRow {
     updated_at: i64,
 }
 
-/// A `seats` row.
+/// A `seats` row, with how many instances hold a stream of it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 struct SeatRow {
     seat: String,
     token_hash: Option<String>,
     invite_hash: Option<String>,
     joined_at: Option<i64>,
+    online: i64,
 }
 
 /// A match joined with one of its seats.
@@ -205,6 +212,7 @@ impl SeatRow {
                 .joined_at
                 .map(|ms| time_of("joined_at", ms))
                 .transpose()?,
+            online: self.online > 0,
         })
     }
 }
@@ -238,6 +246,7 @@ struct EventRow {
     moves: String,
     back_to: Option<i64>,
     created_at: i64,
+    note: Option<String>,
 }
 
 /// The moves of an event as they are stored: `[[ply, side, action], …]`.
@@ -276,15 +285,16 @@ impl EventRow {
                 })
                 .collect::<Result<_, StorageError>>()?,
             back_to: self.back_to,
+            note: self.note,
             at: time_of("match_events.created_at", self.created_at)?,
         })
     }
 }
 
 const EVENT_COLUMNS: &str = "match_id, version, kind, seat, ply, code, to_move, status, winner, \
-     reason, moves, back_to, created_at";
+     reason, moves, back_to, created_at, note";
 
-/// Binds an event's 12 columns after `match_id`.
+/// Binds an event's 13 columns after `match_id`.
 fn bind_event<'q>(query: AnyQuery<'q>, e: &'q MatchEvent) -> AnyQuery<'q> {
     let moves: StoredMoves = e
         .moves
@@ -304,6 +314,7 @@ fn bind_event<'q>(query: AnyQuery<'q>, e: &'q MatchEvent) -> AnyQuery<'q> {
         .bind(serde_json::to_string(&moves).expect("a list of numbers and strings serializes"))
         .bind(e.back_to)
         .bind(e.at.millis())
+        .bind(e.note.as_deref())
 }
 
 /// The version at or below which a write at `version` drops old events:
@@ -322,7 +333,7 @@ async fn record_event(
 ) -> Result<(), StorageError> {
     let sql = format!(
         "INSERT INTO match_events ({EVENT_COLUMNS}) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
     );
     bind_event(sqlx::query(&sql).bind(id), e)
         .execute(&mut **tx)
@@ -428,9 +439,25 @@ pub async fn insert(
     seats: &[SeatSlot],
     moves: &[KeptMove],
 ) -> Result<(), StorageError> {
+    let mut tx = conn.begin().await?;
+    insert_in(&mut tx, m, seats, moves).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// [`insert`] inside a transaction the caller holds.
+///
+/// # Errors
+///
+/// [`StorageError`].
+pub async fn insert_in(
+    tx: &mut Transaction<'_, Any>,
+    m: &Match,
+    seats: &[SeatSlot],
+    moves: &[KeptMove],
+) -> Result<(), StorageError> {
     let id = m.id.to_string();
     let s = StateColumns::of(m);
-    let mut tx = conn.begin().await?;
     let sql = format!(
         "INSERT INTO matches ({MATCH_COLUMNS}) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
@@ -452,7 +479,7 @@ pub async fn insert(
         .bind(m.parent.map(|p| p.ply))
         .bind(m.created_at.millis())
         .bind(s.updated_at)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     for seat in seats {
         sqlx::query(
@@ -464,11 +491,10 @@ pub async fn insert(
         .bind(seat.token.as_ref().map(SecretHash::as_str))
         .bind(seat.invite.as_ref().map(SecretHash::as_str))
         .bind(seat.joined_at.map(Timestamp::millis))
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     }
-    insert_moves(&mut tx, &id, moves).await?;
-    tx.commit().await?;
+    insert_moves(tx, &id, moves).await?;
     Ok(())
 }
 
@@ -507,12 +533,15 @@ pub async fn load(
     id: MatchId,
 ) -> Result<Option<(Match, Vec<SeatSlot>)>, StorageError> {
     let sql = format!(
-        "SELECT {MATCH_COLUMNS}, seat, token_hash, invite_hash, joined_at FROM matches \
-         JOIN seats ON seats.match_id = matches.id WHERE matches.id = $1 \
+        "SELECT {MATCH_COLUMNS}, seat, token_hash, invite_hash, joined_at, \
+         (SELECT count(*) FROM seat_presence p WHERE p.match_id = seats.match_id \
+          AND p.seat = seats.seat AND p.seen_at > $2) AS online \
+         FROM matches JOIN seats ON seats.match_id = matches.id WHERE matches.id = $1 \
          ORDER BY joined_at IS NULL, joined_at, seat"
     );
     let rows: Vec<MatchSeatRow> = sqlx::query_as(&sql)
         .bind(id.to_string())
+        .bind(presence_cutoff())
         .fetch_all(&mut *conn)
         .await?;
     let mut rows = rows.into_iter();
@@ -773,9 +802,9 @@ impl OneStatement<'_> {
                 param()
             ));
         }
-        // The event: its match id comes from `u`, its 12 other columns are
+        // The event: its match id comes from `u`, its 13 other columns are
         // parameters.
-        let event_params: Vec<String> = (0..12).map(|_| param()).collect();
+        let event_params: Vec<String> = (0..13).map(|_| param()).collect();
         sql.push_str(&format!(
             ", e AS (INSERT INTO match_events ({EVENT_COLUMNS}) SELECT u.id, {} FROM u)",
             event_params.join(", ")
@@ -862,6 +891,57 @@ pub async fn take_seat(
         return Err(StorageError::Conflict);
     }
     record_event(&mut tx, &id, joined).await?;
+    tx.commit().await?;
+    Ok(read_at.next())
+}
+
+/// Sets the invites of open seats (`None` voids a seat's invite), if the
+/// match is still at `read_at` and each seat still open. Returns the new
+/// version.
+///
+/// # Errors
+///
+/// [`StorageError::Conflict`] when the match or a seat has changed; nothing
+/// is written.
+#[tracing::instrument(skip(conn, invites, event), fields(id = %id))]
+pub async fn set_invites(
+    conn: &mut AnyConnection,
+    id: MatchId,
+    read_at: Version,
+    invites: &[(Seat, Option<SecretHash>)],
+    event: &MatchEvent,
+) -> Result<Version, StorageError> {
+    let id = id.to_string();
+    let mut tx = conn.begin().await?;
+    let bumped = sqlx::query(
+        "UPDATE matches SET version = version + 1, updated_at = $1 WHERE id = $2 AND version = $3",
+    )
+    .bind(event.at.millis())
+    .bind(&id)
+    .bind(read_at.get())
+    .execute(&mut *tx)
+    .await?;
+    let mut changed = bumped.rows_affected() == 1;
+    for (seat, invite) in invites {
+        if !changed {
+            break;
+        }
+        let set = sqlx::query(
+            "UPDATE seats SET invite_hash = $1 \
+             WHERE match_id = $2 AND seat = $3 AND token_hash IS NULL",
+        )
+        .bind(invite.as_ref().map(SecretHash::as_str))
+        .bind(&id)
+        .bind(seat.as_str())
+        .execute(&mut *tx)
+        .await?;
+        changed = set.rows_affected() == 1;
+    }
+    if !changed {
+        tx.rollback().await?;
+        return Err(StorageError::Conflict);
+    }
+    record_event(&mut tx, &id, event).await?;
     tx.commit().await?;
     Ok(read_at.next())
 }

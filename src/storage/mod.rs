@@ -4,6 +4,7 @@
 //! The stateless API never touches it. [`Database::connect`] runs the
 //! migrations under `migrations/`; the queries live in [`matches`].
 
+pub mod lobby;
 pub mod matches;
 
 use std::str::FromStr;

@@ -107,6 +107,16 @@ pub struct JoinRequest {
     pub invite: Option<String>,
 }
 
+/// Body of `POST /v1/matches/{id}/invite/decline`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeclineRequest {
+    /// The invite being declined.
+    pub invite: Option<String>,
+    /// Why: `busy`, or up to 200 characters of text.
+    pub reason: Option<String>,
+}
+
 /// One seat of a match view.
 #[derive(Debug, Serialize)]
 pub struct SeatView {
@@ -116,6 +126,8 @@ pub struct SeatView {
     pub taken: bool,
     /// When it was taken (RFC 3339).
     pub joined_at: Option<String>,
+    /// Whether a stream authenticated as this seat is open.
+    pub online: bool,
 }
 
 /// An open seat's invite, shown once to the creator.
@@ -230,7 +242,8 @@ pub struct EventMoveView<'a> {
 #[derive(Debug, Serialize)]
 pub struct EventView<'a> {
     /// What happened: `move`, `over`, `undo`, `takeback-offered`,
-    /// `takeback-declined`, `joined` or `resigned`.
+    /// `takeback-declined`, `joined`, `resigned`, `invited`,
+    /// `invite-declined` or `invite-withdrawn`.
     pub kind: &'static str,
     /// The match version it made.
     pub version: i64,
@@ -250,4 +263,15 @@ pub struct EventView<'a> {
     pub moves: Vec<EventMoveView<'a>>,
     /// For `takeback-offered`: the offer.
     pub undo_offer: Option<UndoOfferView>,
+    /// For `invite-declined`: the reason the invited player gave.
+    pub note: Option<&'a str>,
+}
+
+/// The `data` of a `presence` event.
+#[derive(Debug, Serialize)]
+pub struct PresenceView {
+    /// The seat.
+    pub seat: &'static str,
+    /// Whether it is online now.
+    pub online: bool,
 }

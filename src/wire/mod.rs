@@ -7,6 +7,8 @@
 //! its view, its import and export bodies) live with its adapter in
 //! `crate::games::<game>`, so that a game is one file in the service.
 
+pub mod live;
+pub mod lobby;
 pub mod matches;
 pub mod problem;
 pub mod state;

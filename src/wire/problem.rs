@@ -96,6 +96,15 @@ pub enum Members {
     Offer(OfferMembers),
     /// The plies a fork may be taken from.
     Plies(PliesMembers),
+    /// Where a seek stands.
+    Seek(SeekMembers),
+}
+
+/// `state`: why a seek is no longer open.
+#[derive(Debug, Serialize)]
+pub struct SeekMembers {
+    /// `taken`, `withdrawn`, `expired` or `left`.
+    pub state: &'static str,
 }
 
 /// `field`, and `supported` when the field takes one of a few values.

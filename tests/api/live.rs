@@ -14,23 +14,35 @@ use crate::helpers::{actions, spawn_app_with, TestApp};
 
 /// One event as received.
 #[derive(Debug)]
-struct Event {
-    id: i64,
-    kind: String,
-    data: Value,
+pub struct Event {
+    /// Its `id:` (the match version); 0 for events without one.
+    pub id: i64,
+    pub kind: String,
+    pub data: Value,
 }
 
 /// An open event stream.
-struct Stream {
+pub struct Stream {
     res: reqwest::Response,
     buffer: String,
+    /// Whether `presence` events are passed over.
+    pub skip_presence: bool,
 }
 
 impl Stream {
-    async fn open(app: &TestApp, id: &str, last: Option<i64>) -> Stream {
-        let mut req = reqwest::Client::new().get(format!("{}/v1/matches/{id}/events", app.base));
+    pub async fn open(app: &TestApp, id: &str, last: Option<i64>) -> Stream {
+        Stream::at(app, &format!("/v1/matches/{id}/events"), last, None).await
+    }
+
+    /// A stream at `path`, resuming after `last`, authenticated with
+    /// `token`.
+    pub async fn at(app: &TestApp, path: &str, last: Option<i64>, token: Option<&str>) -> Stream {
+        let mut req = reqwest::Client::new().get(format!("{}{path}", app.base));
         if let Some(last) = last {
             req = req.header("last-event-id", last.to_string());
+        }
+        if let Some(token) = token {
+            req = req.bearer_auth(token);
         }
         let res = req.send().await.expect("the stream opens");
         assert_eq!(res.status(), 200);
@@ -43,11 +55,12 @@ impl Stream {
         Stream {
             res,
             buffer: String::new(),
+            skip_presence: true,
         }
     }
 
     /// The next event (comments skipped), within `wait`.
-    async fn next(&mut self, wait: Duration) -> Option<Event> {
+    pub async fn next(&mut self, wait: Duration) -> Option<Event> {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
@@ -62,8 +75,15 @@ impl Stream {
                         data = Some(serde_json::from_str(v).expect("event data is JSON"));
                     }
                 }
-                match (id, kind, data) {
-                    (Some(id), Some(kind), Some(data)) => return Some(Event { id, kind, data }),
+                match (kind, data) {
+                    (Some(kind), _) if kind == "presence" && self.skip_presence => continue,
+                    (Some(kind), Some(data)) => {
+                        return Some(Event {
+                            id: id.unwrap_or(0),
+                            kind,
+                            data,
+                        })
+                    }
                     _ => continue, // a keep-alive comment
                 }
             }
@@ -76,14 +96,14 @@ impl Stream {
         }
     }
 
-    async fn expect(&mut self) -> Event {
+    pub async fn expect(&mut self) -> Event {
         self.next(Duration::from_secs(10))
             .await
             .expect("an event within 10 s")
     }
 }
 
-async fn post(app: &TestApp, path: &str, token: &str, body: Value) -> Value {
+pub async fn post(app: &TestApp, path: &str, token: &str, body: Value) -> Value {
     let auth = format!("Bearer {token}");
     let res = app
         .request(
@@ -105,7 +125,7 @@ async fn post(app: &TestApp, path: &str, token: &str, body: Value) -> Value {
 }
 
 /// Plays `actions` in match `id` with `token`; the match view.
-async fn play(app: &TestApp, id: &str, token: &str, actions: Value) -> Value {
+pub async fn play(app: &TestApp, id: &str, token: &str, actions: Value) -> Value {
     post(
         app,
         &format!("/v1/matches/{id}/play"),
@@ -116,7 +136,7 @@ async fn play(app: &TestApp, id: &str, token: &str, actions: Value) -> Value {
 }
 
 /// A new match: its id, its creator's token and view.
-async fn create(app: &TestApp, body: Value) -> (String, String, Value) {
+pub async fn create(app: &TestApp, body: Value) -> (String, String, Value) {
     let res = app.post_json("/v1/matches", &body).await;
     assert_eq!(res.status, 201);
     let v = res.json();

@@ -1,0 +1,228 @@
+//! Invitations after creation: a seat issues new invites for the open seats
+//! (voiding the old ones) or withdraws them; an invited player declines,
+//! with a reason the inviter's streams show (`invite-declined`).
+
+use super::events::{Change, EventKind, MatchEvent};
+use super::read::{invite_view, render, Shown};
+use super::{
+    MatchError, MatchId, Matches, Mode, Outcome, Precondition, Refused, Secret, SecretHash,
+    Timestamp, Token,
+};
+use crate::storage::matches as store;
+use crate::storage::StorageError;
+
+/// The longest reason a decline may give, in characters.
+pub const REASON_MAX: usize = 200;
+
+/// A declined invitation's reason: `busy`, or free text of at most
+/// [`REASON_MAX`] characters without control characters.
+///
+/// # Errors
+///
+/// [`MatchError::InvalidText`].
+pub fn reason(text: &str) -> Result<String, MatchError> {
+    let text = text.trim();
+    let invalid = |why| MatchError::InvalidText {
+        field: "reason",
+        why,
+    };
+    if text.is_empty() {
+        return Err(invalid(
+            "is empty: leave it out, or say why (e.g. \"busy\")",
+        ));
+    }
+    if text.chars().count() > REASON_MAX {
+        return Err(invalid("is longer than 200 characters"));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(invalid(
+            "holds a control character (a line break, a tab, …)",
+        ));
+    }
+    Ok(text.to_owned())
+}
+
+impl Matches {
+    /// `POST /v1/matches/{id}/invite`: new invites for the open seats of a
+    /// duel; the old ones no longer join.
+    ///
+    /// # Errors
+    ///
+    /// `NoToken`/`NotASeat`, `Stale`, `NotADuel`, `Finished`, `NoOpenSeat`,
+    /// `Conflict`; storage errors.
+    #[tracing::instrument(skip(self, token, pre, base))]
+    pub async fn invite(
+        &self,
+        id: MatchId,
+        token: &Token,
+        pre: Precondition,
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (mut m, mut seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        Self::invitable(&m)?;
+        let mut invites = Vec::new();
+        let mut shown = Vec::new();
+        for s in seats.iter_mut().filter(|s| s.token.is_none()) {
+            let invite = Secret::invite()?;
+            shown.push(invite_view(base, id, s.seat, &invite));
+            s.invite = Some(invite.hash());
+            invites.push((s.seat, s.invite.clone()));
+        }
+        if invites.is_empty() {
+            return Err(MatchError::NoOpenSeat("issue"));
+        }
+        m.updated_at = Timestamp::now();
+        let event = MatchEvent::new(&m, m.version.next(), Change::by(EventKind::Invited, seat));
+        m.version = self
+            .write_invites(&mut conn, &m, &pre, &invites, &event)
+            .await?;
+        let shown = Shown {
+            seat,
+            token: None,
+            invites: shown,
+        };
+        Ok(Outcome {
+            view: render(&m, &seats, None, base, Some(shown))?,
+            id,
+            version: m.version,
+        })
+    }
+
+    /// `POST /v1/matches/{id}/invite/withdraw`: the open seats' invites no
+    /// longer join.
+    ///
+    /// # Errors
+    ///
+    /// `NoToken`/`NotASeat`, `Stale`, `NotADuel`, `Finished`, `NoOpenSeat`
+    /// (no invite is open), `Conflict`; storage errors.
+    #[tracing::instrument(skip(self, token, pre, base))]
+    pub async fn withdraw_invites(
+        &self,
+        id: MatchId,
+        token: &Token,
+        pre: Precondition,
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (mut m, mut seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        Self::invitable(&m)?;
+        let mut voided = Vec::new();
+        for s in seats
+            .iter_mut()
+            .filter(|s| s.invite.is_some() && s.token.is_none())
+        {
+            s.invite = None;
+            voided.push((s.seat, None));
+        }
+        if voided.is_empty() {
+            return Err(MatchError::NoOpenSeat("withdraw"));
+        }
+        m.updated_at = Timestamp::now();
+        let change = Change::by(EventKind::InviteWithdrawn, seat);
+        let event = MatchEvent::new(&m, m.version.next(), change);
+        m.version = self
+            .write_invites(&mut conn, &m, &pre, &voided, &event)
+            .await?;
+        Self::outcome(&m, &seats, base)
+    }
+
+    /// `POST /v1/matches/{id}/invite/decline`: the invited player says no
+    /// (with a reason, such as `busy`); the invite no longer joins.
+    ///
+    /// # Errors
+    ///
+    /// `NoInvite`, `InvalidInvite`, `SeatTaken`, `Finished`, `InvalidText`,
+    /// `Conflict`; storage errors.
+    #[tracing::instrument(skip(self, invite, why, base))]
+    pub async fn decline_invite(
+        &self,
+        id: MatchId,
+        invite: Option<&str>,
+        why: Option<&str>,
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        let invite = Secret::presented(invite.ok_or(MatchError::NoInvite)?);
+        let note = why.map(reason).transpose()?;
+        let mut conn = self.db.acquire().await?;
+        let (mut m, mut seats) = Self::load(&mut conn, id).await?;
+        // Every seat is compared, so the time taken does not tell which.
+        let mut found = None;
+        for (i, s) in seats.iter().enumerate() {
+            if s.invite.as_ref().is_some_and(|h| invite.matches(h)) {
+                found = Some(i);
+            }
+        }
+        let i = found.ok_or(MatchError::InvalidInvite)?;
+        if seats[i].token.is_some() {
+            return Err(MatchError::SeatTaken(seats[i].seat));
+        }
+        Self::invitable(&m)?;
+        seats[i].invite = None;
+        m.updated_at = Timestamp::now();
+        let change = Change {
+            note,
+            ..Change::by(EventKind::InviteDeclined, seats[i].seat)
+        };
+        let event = MatchEvent::new(&m, m.version.next(), change);
+        let voided = [(seats[i].seat, None)];
+        m.version = self
+            .write_invites(&mut conn, &m, &Precondition::Any, &voided, &event)
+            .await?;
+        Self::outcome(&m, &seats, base)
+    }
+
+    /// Invitations are for duels still being played.
+    fn invitable(m: &super::Match) -> Result<(), MatchError> {
+        if m.mode != Mode::Duel {
+            return Err(MatchError::NotADuel);
+        }
+        if !m.status.is_ongoing() {
+            return Err(MatchError::Finished {
+                refused: Refused::Invite,
+                status: m.status,
+            });
+        }
+        Ok(())
+    }
+
+    /// Writes new invites and the event, announcing it.
+    async fn write_invites(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        m: &super::Match,
+        pre: &Precondition,
+        invites: &[(super::Seat, Option<SecretHash>)],
+        event: &MatchEvent,
+    ) -> Result<super::Version, MatchError> {
+        match store::set_invites(conn, m.id, m.version, invites, event).await {
+            Ok(version) => {
+                self.published(m.id, version);
+                Ok(version)
+            }
+            Err(StorageError::Conflict) => Err(match pre {
+                Precondition::OneOf(asked) => MatchError::Stale {
+                    asked: asked.clone(),
+                    current: None,
+                },
+                Precondition::Any => MatchError::Conflict,
+            }),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_are_short_printable_text() {
+        assert_eq!(reason("  busy ").unwrap(), "busy");
+        assert_eq!(reason("对方正在下棋").unwrap(), "对方正在下棋");
+        assert!(reason("").is_err());
+        assert!(reason("a\nb").is_err());
+        assert!(reason(&"棋".repeat(200)).is_ok());
+        assert!(reason(&"棋".repeat(201)).is_err());
+    }
+}

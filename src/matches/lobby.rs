@@ -1,0 +1,680 @@
+//! The lobby: open games (seeks) anyone may take. A seeker opens a seek and
+//! keeps its stream open; the lobby lists it, and its stream tells the
+//! seeker the moment somebody takes it, with the duel's id and the seeker's
+//! seat (the seek's token is that seat's token). A seek closes when it is
+//! taken, withdrawn, expires, or its creator's stream has been closed for
+//! the grace period (or was never opened within [`ATTACH`]).
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use qipan_rules::{AnyPlayer, GameKind};
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::Receiver;
+use tokio::sync::Mutex;
+
+use super::create::new_match;
+use super::hub::{Hub, Signal};
+use super::live::{keep_alive, Frame, Item};
+use super::presence::Tally;
+use super::read::{match_url, render, Shown};
+use super::{
+    MatchError, MatchId, Matches, Mode, Outcome, Seat, SeatSlot, Secret, SecretHash, Timestamp,
+    Token,
+};
+use crate::games;
+use crate::storage::lobby as store;
+use crate::storage::Database;
+use crate::wire::lobby::{
+    LobbyView, MatchedView, SeekClosedView, SeekCreatedView, SeekRequest, SeekView,
+};
+use crate::wire::StartQuery;
+
+/// How long a new seek waits for its creator's stream, and how long an open
+/// stream's hold lasts without being renewed (it is renewed at every
+/// keep-alive, so the keep-alive period must stay well below it).
+pub const ATTACH: Duration = Duration::from_secs(45);
+
+/// How often each instance closes expired and abandoned seeks.
+const SWEEP: Duration = Duration::from_secs(1);
+
+/// A seek's id: a UUID.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SeekId(uuid::Uuid);
+
+impl FromStr for SeekId {
+    type Err = MatchError;
+
+    fn from_str(s: &str) -> Result<SeekId, MatchError> {
+        uuid::Uuid::try_parse(s)
+            .map(SeekId)
+            .map_err(|_| MatchError::UnknownSeek(s.to_owned()))
+    }
+}
+
+impl fmt::Display for SeekId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.hyphenated().fmt(f)
+    }
+}
+
+/// Where a seek stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeekState {
+    /// Listed in the lobby.
+    Open,
+    /// Somebody took it: the duel exists.
+    Taken,
+    /// Its creator withdrew it.
+    Withdrawn,
+    /// It waited longer than the seek lifetime.
+    Expired,
+    /// Its creator's stream closed (or never opened).
+    Left,
+}
+
+impl SeekState {
+    const ALL: [SeekState; 5] = [
+        SeekState::Open,
+        SeekState::Taken,
+        SeekState::Withdrawn,
+        SeekState::Expired,
+        SeekState::Left,
+    ];
+
+    /// Its name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeekState::Open => "open",
+            SeekState::Taken => "taken",
+            SeekState::Withdrawn => "withdrawn",
+            SeekState::Expired => "expired",
+            SeekState::Left => "left",
+        }
+    }
+
+    /// The state named `s`.
+    pub fn parse(s: &str) -> Option<SeekState> {
+        SeekState::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// An open game, as stored.
+#[derive(Debug, Clone)]
+pub struct Seek {
+    /// Its id.
+    pub id: SeekId,
+    /// The game.
+    pub game: GameKind,
+    /// Its variant, when not the default.
+    pub variant: Option<String>,
+    /// Its board size, when not the default.
+    pub size: Option<u8>,
+    /// The side the seeker plays; random when `None`.
+    pub side: Option<AnyPlayer>,
+    /// The hash of the seeker's token.
+    pub token: SecretHash,
+    /// Where it stands (as stored: see [`Seek::state_at`]).
+    pub state: SeekState,
+    /// Once taken: the duel and the seeker's seat in it.
+    pub taken: Option<(MatchId, Seat)>,
+    /// When it was opened.
+    pub created_at: Timestamp,
+    /// When it expires.
+    pub expires_at: Timestamp,
+    /// Until when its creator's stream holds it.
+    pub held_until: Timestamp,
+}
+
+impl Seek {
+    /// Where it stands at `now`, the sweeper's next round included.
+    pub fn state_at(&self, now: Timestamp) -> SeekState {
+        match self.state {
+            SeekState::Open if self.expires_at <= now => SeekState::Expired,
+            SeekState::Open if self.held_until <= now => SeekState::Left,
+            state => state,
+        }
+    }
+
+    fn view(&self, base: &str) -> SeekView {
+        let url = format!("{base}/v1/lobby/seeks/{}", self.id);
+        SeekView {
+            id: self.id.to_string(),
+            game: self.game.as_str(),
+            variant: self.variant.clone(),
+            size: self.size,
+            side: self.side.map_or("random", |p| p.as_str()),
+            take_url: format!("{url}/take"),
+            url,
+            created_at: self.created_at.rfc3339(),
+            expires_at: self.expires_at.rfc3339(),
+        }
+    }
+}
+
+/// This instance's streams of each seek.
+pub type Holds = Arc<Mutex<Tally<SeekId>>>;
+
+/// An open seeker stream's hold on its seek: dropping it lets the seek go
+/// after the grace period.
+pub struct SeekHeld {
+    matches: Matches,
+    id: SeekId,
+}
+
+impl Drop for SeekHeld {
+    fn drop(&mut self) {
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let matches = self.matches.clone();
+            let id = self.id;
+            runtime.spawn(async move { matches.release_seek(id).await });
+        }
+    }
+}
+
+impl Matches {
+    /// `POST /v1/lobby/seeks`: opens a seek, answered with its token (the
+    /// seeker's seat token once it is taken).
+    ///
+    /// # Errors
+    ///
+    /// `UnknownGame`, `SoloOnly`, `UnknownSeat` (a side the game does not
+    /// have), the game's refusal of the variant or size; storage errors.
+    #[tracing::instrument(skip_all, fields(game = %req.game))]
+    pub async fn seek(
+        &self,
+        req: &SeekRequest,
+        base: &str,
+    ) -> Result<(Vec<u8>, String), MatchError> {
+        let kind = games::kind(&req.game).map_err(|_| MatchError::UnknownGame(req.game.clone()))?;
+        if kind.players().len() < 2 {
+            return Err(MatchError::SoloOnly(kind));
+        }
+        // The start is checked now, so that taking the seek cannot fail on it.
+        games::start(kind, &start_query(req.variant.clone(), req.size))?;
+        let side = match req.side.as_deref() {
+            None | Some("random") => None,
+            Some(name) => match Seat::parse(kind, name) {
+                Some(Seat::Side(p)) => Some(p),
+                _ => {
+                    return Err(MatchError::UnknownSeat {
+                        given: name.to_owned(),
+                        game: kind,
+                        mode: Mode::Duel,
+                        seats: Seat::all(kind, Mode::Duel),
+                    })
+                }
+            },
+        };
+        let token = Secret::token()?;
+        let now = Timestamp::now();
+        let seek = Seek {
+            id: SeekId(uuid::Uuid::new_v4()),
+            game: kind,
+            variant: req.variant.clone(),
+            size: req.size,
+            side,
+            token: token.hash(),
+            state: SeekState::Open,
+            taken: None,
+            created_at: now,
+            expires_at: later(now, self.live.seek_ttl),
+            held_until: later(now, ATTACH),
+        };
+        store::insert(&mut *self.db.acquire().await?, &seek).await?;
+        self.hub.publish(Signal::Lobby);
+        let view = seek.view(base);
+        let url = view.url.clone();
+        let created = SeekCreatedView {
+            events_url: format!("{url}/events"),
+            seek: view,
+            token: token.expose(),
+        };
+        let body = serde_json::to_vec(&created).map_err(MatchError::Render)?;
+        Ok((body, url))
+    }
+
+    /// `GET /v1/lobby`: the open seeks, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors.
+    pub async fn lobby(&self, base: &str) -> Result<Vec<u8>, MatchError> {
+        let seeks = store::open(&mut *self.db.acquire().await?, Timestamp::now()).await?;
+        let view = LobbyView {
+            seeks: seeks.iter().map(|s| s.view(base)).collect(),
+        };
+        serde_json::to_vec(&view).map_err(MatchError::Render)
+    }
+
+    /// `POST /v1/lobby/seeks/{id}/take`: creates the duel, seats the seeker
+    /// (with the seek's token) and the taker (with a new token, in the
+    /// answer), and closes the seek.
+    ///
+    /// # Errors
+    ///
+    /// `UnknownSeek`, `OwnSeek`, `SeekClosed`; storage errors.
+    #[tracing::instrument(skip(self, token, base))]
+    pub async fn take(&self, id: &str, token: &Token, base: &str) -> Result<Outcome, MatchError> {
+        let id: SeekId = id.parse()?;
+        let mut conn = self.db.acquire().await?;
+        let seek = self.load_seek(&mut conn, id).await?;
+        let now = Timestamp::now();
+        if token.0.as_ref().is_some_and(|t| t.matches(&seek.token)) {
+            return Err(MatchError::OwnSeek);
+        }
+        match seek.state_at(now) {
+            SeekState::Open => {}
+            closed => return Err(MatchError::SeekClosed(closed)),
+        }
+        let (position, _) = games::start(seek.game, &start_query(seek.variant.clone(), seek.size))?;
+        let players = seek.game.players();
+        let mine = match seek.side {
+            Some(p) => p,
+            None => players[usize::from(Secret::coin()?)],
+        };
+        let taker_token = Secret::token()?;
+        let mut taker = None;
+        let seats: Vec<SeatSlot> = Seat::all(seek.game, Mode::Duel)
+            .into_iter()
+            .map(|seat| {
+                let token = if seat == Seat::Side(mine) {
+                    seek.token.clone()
+                } else {
+                    taker = Some(seat);
+                    taker_token.hash()
+                };
+                SeatSlot {
+                    seat,
+                    token: Some(token),
+                    invite: None,
+                    joined_at: Some(now),
+                    online: false,
+                }
+            })
+            .collect();
+        let taker = taker.ok_or(MatchError::OwnSeek)?;
+        let m = new_match(
+            MatchId::random(),
+            seek.game,
+            Mode::Duel,
+            position,
+            0,
+            None,
+            now,
+        );
+        if !store::take(&mut conn, id, &m, &seats, Seat::Side(mine), now).await? {
+            let seek = self.load_seek(&mut conn, id).await?;
+            return Err(MatchError::SeekClosed(seek.state_at(Timestamp::now())));
+        }
+        drop(conn);
+        self.hub.publish(Signal::Lobby);
+        let shown = Shown {
+            seat: taker,
+            token: Some(&taker_token),
+            invites: Vec::new(),
+        };
+        Ok(Outcome {
+            view: render(&m, &seats, None, base, Some(shown))?,
+            id: m.id,
+            version: m.version,
+        })
+    }
+
+    /// `POST /v1/lobby/seeks/{id}/withdraw`, by the seeker.
+    ///
+    /// # Errors
+    ///
+    /// `UnknownSeek`, `NoToken`/`NotASeat` (not the seek's token),
+    /// `SeekClosed`; storage errors.
+    #[tracing::instrument(skip(self, token))]
+    pub async fn withdraw_seek(&self, id: &str, token: &Token) -> Result<(), MatchError> {
+        let id: SeekId = id.parse()?;
+        let mut conn = self.db.acquire().await?;
+        let seek = self.load_seek(&mut conn, id).await?;
+        seeker(&seek, token)?;
+        let now = Timestamp::now();
+        match seek.state_at(now) {
+            SeekState::Open => {}
+            closed => return Err(MatchError::SeekClosed(closed)),
+        }
+        if !store::close(&mut conn, id, SeekState::Withdrawn, now).await? {
+            let seek = self.load_seek(&mut conn, id).await?;
+            return Err(MatchError::SeekClosed(seek.state_at(now)));
+        }
+        self.hub.publish(Signal::Lobby);
+        Ok(())
+    }
+
+    /// `GET /v1/lobby/seeks/{id}/events`: the seeker's stream, which holds
+    /// the seek open while it lives.
+    ///
+    /// # Errors
+    ///
+    /// `UnknownSeek`, `NoToken`/`NotASeat`, `SeekClosed`; storage errors.
+    pub async fn seek_feed(
+        &self,
+        id: &str,
+        token: &Token,
+        base: String,
+    ) -> Result<SeekFeed, MatchError> {
+        let id: SeekId = id.parse()?;
+        let changes = self.hub.subscribe();
+        let mut conn = self.db.acquire().await?;
+        let seek = self.load_seek(&mut conn, id).await?;
+        seeker(&seek, token)?;
+        let now = Timestamp::now();
+        match seek.state_at(now) {
+            SeekState::Open => {}
+            closed => return Err(MatchError::SeekClosed(closed)),
+        }
+        self.seek_holds.lock().await.arrive(id);
+        let held = SeekHeld {
+            matches: self.clone(),
+            id,
+        };
+        store::hold(&mut conn, id, later(now, hold_for(self.live.keep_alive))).await?;
+        drop(conn);
+        let mut feed = SeekFeed {
+            matches: self.clone(),
+            id,
+            base,
+            changes,
+            tick: keep_alive(self.live.keep_alive),
+            ready: VecDeque::new(),
+            done: false,
+            _held: held,
+        };
+        feed.ready.push_back(Item::Frame(Frame {
+            name: "seek",
+            id: None,
+            data: serde_json::to_vec(&seek.view(&feed.base)).map_err(MatchError::Render)?,
+        }));
+        Ok(feed)
+    }
+
+    /// `GET /v1/lobby/events`: the lobby's stream.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors.
+    pub async fn lobby_feed(&self, base: String) -> Result<LobbyFeed, MatchError> {
+        let changes = self.hub.subscribe();
+        let seeks = store::open(&mut *self.db.acquire().await?, Timestamp::now()).await?;
+        let view = LobbyView {
+            seeks: seeks.iter().map(|s| s.view(&base)).collect(),
+        };
+        let mut ready = VecDeque::new();
+        ready.push_back(Item::Frame(Frame {
+            name: "sync",
+            id: None,
+            data: serde_json::to_vec(&view).map_err(MatchError::Render)?,
+        }));
+        Ok(LobbyFeed {
+            matches: self.clone(),
+            base,
+            listed: seeks.iter().map(|s| s.id).collect(),
+            changes,
+            tick: keep_alive(self.live.keep_alive),
+            ready,
+        })
+    }
+
+    async fn load_seek(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        id: SeekId,
+    ) -> Result<Seek, MatchError> {
+        store::load(conn, id)
+            .await?
+            .ok_or_else(|| MatchError::UnknownSeek(id.to_string()))
+    }
+
+    /// A seeker stream closed: after the grace period without another, the
+    /// seek is closed as `left`.
+    async fn release_seek(&self, id: SeekId) {
+        let Some(departure) = self.seek_holds.lock().await.leave(id) else {
+            return;
+        };
+        tokio::time::sleep(self.live.presence_grace).await;
+        if !self.seek_holds.lock().await.gone(id, departure) {
+            return;
+        }
+        let closed = match self.db.acquire().await {
+            Ok(mut conn) => store::close(&mut conn, id, SeekState::Left, Timestamp::now()).await,
+            Err(e) => Err(e),
+        };
+        match closed {
+            Ok(true) => self.hub.publish(Signal::Lobby),
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(seek = %id, error = %e, "a left seek could not be closed; it closes when its hold runs out");
+            }
+        }
+    }
+}
+
+/// Refuses a token that is not the seek's.
+fn seeker(seek: &Seek, token: &Token) -> Result<(), MatchError> {
+    let presented = token.0.as_ref().ok_or(MatchError::NoToken)?;
+    if presented.matches(&seek.token) {
+        Ok(())
+    } else {
+        Err(MatchError::NotASeat)
+    }
+}
+
+fn start_query(variant: Option<String>, size: Option<u8>) -> StartQuery {
+    StartQuery {
+        variant,
+        seed: None,
+        size,
+    }
+}
+
+/// How long a seeker stream's hold lasts: [`ATTACH`], or three keep-alive
+/// periods when those are longer.
+fn hold_for(keep_alive: Duration) -> Duration {
+    ATTACH.max(keep_alive * 3)
+}
+
+fn later(t: Timestamp, d: Duration) -> Timestamp {
+    let ms = i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 2);
+    Timestamp::from_millis(t.millis().saturating_add(ms)).unwrap_or(t)
+}
+
+/// The seeker's stream: `seek` first, then `matched` (and the end) when the
+/// seek is taken, or `closed` (and the end) when it closes otherwise.
+pub struct SeekFeed {
+    matches: Matches,
+    id: SeekId,
+    base: String,
+    changes: Receiver<Signal>,
+    tick: tokio::time::Interval,
+    ready: VecDeque<Item>,
+    done: bool,
+    _held: SeekHeld,
+}
+
+impl SeekFeed {
+    /// The next item; `None` once the seek has closed and that was told.
+    pub async fn next(&mut self) -> Option<Item> {
+        loop {
+            if let Some(item) = self.ready.pop_front() {
+                return Some(item);
+            }
+            if self.done {
+                return None;
+            }
+            tokio::select! {
+                change = self.changes.recv() => match change {
+                    Ok(Signal::Lobby) | Err(RecvError::Lagged(_)) => self.look().await,
+                    Ok(_) => {}
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = self.tick.tick() => {
+                    self.look().await;
+                    if self.ready.is_empty() && !self.done {
+                        let until = later(Timestamp::now(), hold_for(self.matches.live.keep_alive));
+                        if let Ok(mut conn) = self.matches.db.acquire().await {
+                            if let Err(e) = store::hold(&mut conn, self.id, until).await {
+                                tracing::warn!(seek = %self.id, error = %e, "renewing a seek's hold");
+                            }
+                        }
+                        self.ready.push_back(Item::KeepAlive);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the seek; queues `matched` or `closed` when it has closed.
+    async fn look(&mut self) {
+        let seek = match self.matches.db.acquire().await {
+            Ok(mut conn) => store::load(&mut conn, self.id).await,
+            Err(e) => Err(e),
+        };
+        let seek = match seek {
+            Ok(Some(seek)) => seek,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(seek = %self.id, error = %e, "a seeker stream could not read its seek");
+                return;
+            }
+        };
+        let frame = match (seek.state_at(Timestamp::now()), seek.taken) {
+            (SeekState::Open, _) => return,
+            (SeekState::Taken, Some((id, seat))) => {
+                let url = match_url(&self.base, id);
+                serde_json::to_vec(&MatchedView {
+                    id: id.to_string(),
+                    seat: seat.as_str(),
+                    events_url: format!("{url}/events"),
+                    ws_url: format!("{url}/ws"),
+                    url,
+                })
+                .map(|data| Frame {
+                    name: "matched",
+                    id: None,
+                    data,
+                })
+            }
+            (state, _) => serde_json::to_vec(&SeekClosedView {
+                id: seek.id.to_string(),
+                state: state.as_str(),
+            })
+            .map(|data| Frame {
+                name: "closed",
+                id: None,
+                data,
+            }),
+        };
+        match frame {
+            Ok(frame) => self.ready.push_back(Item::Frame(frame)),
+            Err(e) => tracing::error!(error = %e, "a seek event failed to serialize"),
+        }
+        self.done = true;
+    }
+}
+
+/// The lobby's stream: `sync` with the open seeks, then `seek` for each that
+/// opens and `seek-gone` for each that closes.
+pub struct LobbyFeed {
+    matches: Matches,
+    base: String,
+    /// The seeks the client was told are open.
+    listed: Vec<SeekId>,
+    changes: Receiver<Signal>,
+    tick: tokio::time::Interval,
+    ready: VecDeque<Item>,
+}
+
+impl LobbyFeed {
+    /// The next item; `None` once the service is shutting down.
+    pub async fn next(&mut self) -> Option<Item> {
+        loop {
+            if let Some(item) = self.ready.pop_front() {
+                return Some(item);
+            }
+            tokio::select! {
+                change = self.changes.recv() => match change {
+                    Ok(Signal::Lobby) | Err(RecvError::Lagged(_)) => self.look_quietly().await,
+                    Ok(_) => {}
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = self.tick.tick() => {
+                    self.look_quietly().await;
+                    if self.ready.is_empty() {
+                        self.ready.push_back(Item::KeepAlive);
+                    }
+                }
+            }
+        }
+    }
+
+    async fn look_quietly(&mut self) {
+        if let Err(e) = self.look().await {
+            tracing::warn!(error = %e, "a lobby stream could not read the lobby");
+        }
+    }
+
+    /// Queues the seeks that opened and closed since the client was last
+    /// told.
+    async fn look(&mut self) -> Result<(), MatchError> {
+        let mut conn = self.matches.db.acquire().await?;
+        let now = Timestamp::now();
+        let open = store::open(&mut conn, now).await?;
+        for id in self.listed.clone() {
+            if open.iter().any(|s| s.id == id) {
+                continue;
+            }
+            let state = store::load(&mut conn, id)
+                .await?
+                .map_or(SeekState::Expired, |s| s.state_at(now));
+            let data = serde_json::to_vec(&SeekClosedView {
+                id: id.to_string(),
+                state: state.as_str(),
+            })
+            .map_err(MatchError::Render)?;
+            self.ready.push_back(Item::Frame(Frame {
+                name: "seek-gone",
+                id: None,
+                data,
+            }));
+        }
+        for seek in open.iter().filter(|s| !self.listed.contains(&s.id)) {
+            let data = serde_json::to_vec(&seek.view(&self.base)).map_err(MatchError::Render)?;
+            self.ready.push_back(Item::Frame(Frame {
+                name: "seek",
+                id: None,
+                data,
+            }));
+        }
+        self.listed = open.iter().map(|s| s.id).collect();
+        Ok(())
+    }
+}
+
+/// Closes, every second, the seeks that expired or were left, and tells the
+/// lobby. Every instance sweeps; a seek is closed by exactly one (the
+/// update is conditional on its state).
+pub fn sweep(db: Database, hub: Hub) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(SWEEP);
+        loop {
+            tick.tick().await;
+            let swept = match db.acquire().await {
+                Ok(mut conn) => store::sweep(&mut conn, Timestamp::now()).await,
+                Err(e) => Err(e),
+            };
+            match swept {
+                Ok(0) => {}
+                Ok(_) => hub.publish(Signal::Lobby),
+                Err(e) => tracing::warn!(error = %e, "sweeping the lobby"),
+            }
+        }
+    });
+}

@@ -1,0 +1,251 @@
+//! Who is connected: a seat is online while at least one stream
+//! authenticated as it is open, on any instance. Each instance counts its
+//! own streams per seat and keeps one `seat_presence` row per seat it holds;
+//! the row goes when the last stream has been closed for the grace period
+//! (a page reload reconnects well within it, so the seat does not flap).
+//! Rows carry `seen_at`, refreshed while the instance runs: the rows of an
+//! instance that died stop counting after [`STALE`].
+//!
+//! Every change of a seat's presence is announced as
+//! [`Signal::Presence`]; streams then read the seats and send `presence`
+//! events for what changed.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Mutex;
+
+use super::hub::{Hub, Signal};
+use super::{MatchId, Seat, Timestamp};
+use crate::storage::{Backend, Database, StorageError};
+
+/// How old a row may be before it no longer counts.
+pub const STALE: Duration = Duration::from_secs(60);
+
+/// How often an instance refreshes its rows.
+const REFRESH: Duration = Duration::from_secs(20);
+
+/// The presence of this instance's streams.
+#[derive(Debug, Clone)]
+pub struct Presence {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    db: Database,
+    hub: Hub,
+    instance: String,
+    grace: Duration,
+    seats: Mutex<Tally<(MatchId, Seat)>>,
+}
+
+/// This instance's open streams of each thing streams hold (a seat, a
+/// seek), and when the last of each closed.
+#[derive(Debug)]
+pub struct Tally<K> {
+    counts: HashMap<K, Local>,
+}
+
+/// This instance's streams of one thing.
+#[derive(Debug, Default)]
+struct Local {
+    streams: usize,
+    /// Bumped when the count falls to zero, so that only the latest
+    /// departure's grace period may end the hold.
+    departures: u64,
+}
+
+impl<K: Hash + Eq + Copy> Default for Tally<K> {
+    fn default() -> Tally<K> {
+        Tally {
+            counts: HashMap::new(),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Copy> Tally<K> {
+    /// Whether nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// Counts a stream of `key`; `true` when it is the only one.
+    pub fn arrive(&mut self, key: K) -> bool {
+        let local = self.counts.entry(key).or_default();
+        local.streams += 1;
+        local.streams == 1
+    }
+
+    /// Uncounts a stream of `key`; when it was the last, the departure to
+    /// pass to [`Tally::gone`] after the grace period.
+    pub fn leave(&mut self, key: K) -> Option<u64> {
+        let local = self.counts.get_mut(&key)?;
+        local.streams = local.streams.saturating_sub(1);
+        if local.streams > 0 {
+            return None;
+        }
+        local.departures += 1;
+        Some(local.departures)
+    }
+
+    /// Whether no stream of `key` came back since `departure` (the key is
+    /// then forgotten).
+    pub fn gone(&mut self, key: K, departure: u64) -> bool {
+        match self.counts.get(&key) {
+            Some(local) if local.streams == 0 && local.departures == departure => {
+                self.counts.remove(&key);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// An open stream's hold on its seat's presence: dropping it releases it.
+#[derive(Debug)]
+pub struct Held {
+    presence: Presence,
+    key: (MatchId, Seat),
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        // Outside a runtime (the process is ending) the row goes stale by
+        // itself.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let presence = self.presence.clone();
+            let key = self.key;
+            runtime.spawn(async move { presence.release(key).await });
+        }
+    }
+}
+
+impl Inner {
+    /// Refreshes this instance's rows and drops long-dead ones; only what
+    /// there is to write is written (a write waits for SQLite's lock).
+    async fn refresh(&self) -> Result<(), StorageError> {
+        let now = Timestamp::now().millis();
+        if !self.seats.lock().await.is_empty() {
+            sqlx::query("UPDATE seat_presence SET seen_at = $1 WHERE instance = $2")
+                .bind(now)
+                .bind(&self.instance)
+                .execute(self.db.pool())
+                .await?;
+        }
+        let dead = now - 10 * STALE.as_millis() as i64;
+        let old: i64 = sqlx::query_scalar("SELECT count(*) FROM seat_presence WHERE seen_at < $1")
+            .bind(dead)
+            .fetch_one(self.db.pool())
+            .await?;
+        if old > 0 {
+            sqlx::query("DELETE FROM seat_presence WHERE seen_at < $1")
+                .bind(dead)
+                .execute(self.db.pool())
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+impl Presence {
+    /// Presence over a database, announcing changes on `hub`.
+    pub fn new(db: Database, hub: Hub, grace: Duration) -> Presence {
+        Presence {
+            inner: Arc::new(Inner {
+                db,
+                hub,
+                instance: uuid::Uuid::new_v4().to_string(),
+                grace,
+                seats: Mutex::new(Tally::default()),
+            }),
+        }
+    }
+
+    /// Starts refreshing this instance's rows. On SQLite, the only
+    /// instance, the rows of an earlier run are dropped first.
+    ///
+    /// # Errors
+    ///
+    /// When the earlier rows cannot be dropped.
+    pub async fn start(&self) -> Result<(), StorageError> {
+        if self.inner.db.backend() == Backend::Sqlite {
+            sqlx::query("DELETE FROM seat_presence")
+                .execute(self.inner.db.pool())
+                .await?;
+        }
+        let inner = self.inner.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(REFRESH);
+            loop {
+                tick.tick().await;
+                if let Err(e) = inner.refresh().await {
+                    tracing::warn!(error = %e, "refreshing seat presence");
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Counts a stream of `seat`; the seat comes online if it was not.
+    ///
+    /// # Errors
+    ///
+    /// When the row cannot be written (the stream is then refused).
+    pub async fn hold(&self, id: MatchId, seat: Seat) -> Result<Held, StorageError> {
+        let key = (id, seat);
+        let mut seats = self.inner.seats.lock().await;
+        let first = seats.arrive(key);
+        let held = Held {
+            presence: self.clone(),
+            key,
+        };
+        if first {
+            // Written again after a grace period too: cheap, and it heals a
+            // row swept meanwhile.
+            sqlx::query(
+                "INSERT INTO seat_presence (match_id, seat, instance, seen_at) \
+                 VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (match_id, seat, instance) DO UPDATE SET seen_at = excluded.seen_at",
+            )
+            .bind(id.to_string())
+            .bind(seat.as_str())
+            .bind(&self.inner.instance)
+            .bind(Timestamp::now().millis())
+            .execute(self.inner.db.pool())
+            .await?;
+            self.inner.hub.publish(Signal::Presence(id));
+        }
+        Ok(held)
+    }
+
+    /// Uncounts a stream; after the grace period without another, the seat
+    /// goes offline.
+    async fn release(&self, key: (MatchId, Seat)) {
+        let Some(departure) = self.inner.seats.lock().await.leave(key) else {
+            return;
+        };
+        tokio::time::sleep(self.inner.grace).await;
+        let mut seats = self.inner.seats.lock().await;
+        if !seats.gone(key, departure) {
+            return;
+        }
+        let gone = sqlx::query(
+            "DELETE FROM seat_presence WHERE match_id = $1 AND seat = $2 AND instance = $3",
+        )
+        .bind(key.0.to_string())
+        .bind(key.1.as_str())
+        .bind(&self.inner.instance)
+        .execute(self.inner.db.pool())
+        .await;
+        drop(seats);
+        match gone {
+            Ok(_) => self.inner.hub.publish(Signal::Presence(key.0)),
+            Err(e) => {
+                tracing::warn!(match_id = %key.0, error = %e, "a seat could not go offline; its row goes stale in a minute")
+            }
+        }
+    }
+}

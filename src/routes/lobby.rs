@@ -1,0 +1,99 @@
+//! The lobby: `/v1/lobby` and its seeks.
+
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+
+use super::matches::{created, event_stream, Service};
+use super::state::Base;
+use crate::matches::Token;
+use crate::problem::ApiError;
+use crate::wire::lobby::SeekRequest;
+
+/// The `{seek}` path segment.
+fn seek_id(req: &HttpRequest) -> &str {
+    req.match_info().get("seek").unwrap_or_default()
+}
+
+/// `POST /v1/lobby/seeks`
+#[tracing::instrument(skip_all)]
+pub async fn seek(
+    Service(s): Service,
+    base: Base,
+    body: web::Json<SeekRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let (body, url) = s.seek(&body, &base.0).await?;
+    let mut res = HttpResponse::build(StatusCode::CREATED);
+    res.content_type("application/json")
+        .insert_header((header::CACHE_CONTROL, "no-store"));
+    if let Ok(v) = HeaderValue::from_str(&url) {
+        res.insert_header((header::LOCATION, v));
+    }
+    Ok(res.body(body))
+}
+
+/// `GET /v1/lobby`
+#[tracing::instrument(skip_all)]
+pub async fn list(Service(s): Service, base: Base) -> Result<HttpResponse, ApiError> {
+    let body = s.lobby(&base.0).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(body))
+}
+
+/// `GET /v1/lobby/events`
+#[tracing::instrument(skip_all)]
+pub async fn events(Service(s): Service, base: Base) -> Result<HttpResponse, ApiError> {
+    let feed = s.lobby_feed(base.0).await?;
+    Ok(event_stream(futures_util::stream::unfold(
+        feed,
+        |mut feed| async move {
+            let item = feed.next().await?;
+            Some((item, feed))
+        },
+    )))
+}
+
+/// `GET /v1/lobby/seeks/{seek}/events`: the seeker's stream.
+#[tracing::instrument(skip_all)]
+pub async fn seeker_events(
+    Service(s): Service,
+    token: Token,
+    req: HttpRequest,
+    base: Base,
+) -> Result<HttpResponse, ApiError> {
+    let feed = s.seek_feed(seek_id(&req), &token, base.0).await?;
+    Ok(event_stream(futures_util::stream::unfold(
+        feed,
+        |mut feed| async move {
+            let item = feed.next().await?;
+            Some((item, feed))
+        },
+    )))
+}
+
+/// `POST /v1/lobby/seeks/{seek}/take`
+#[tracing::instrument(skip_all)]
+pub async fn take(
+    Service(s): Service,
+    token: Token,
+    req: HttpRequest,
+    base: Base,
+) -> Result<HttpResponse, ApiError> {
+    let outcome = s.take(seek_id(&req), &token, &base.0).await?;
+    Ok(created(&base.0, outcome))
+}
+
+/// `POST /v1/lobby/seeks/{seek}/withdraw`: 204.
+#[tracing::instrument(skip_all)]
+pub async fn withdraw(
+    Service(s): Service,
+    token: Token,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    s.withdraw_seek(seek_id(&req), &token).await?;
+    Ok(HttpResponse::NoContent()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish())
+}

@@ -1,0 +1,251 @@
+//! `GET /v1/matches/{id}/ws`: a match's live events over a WebSocket, and
+//! the seat's commands the other way. The socket starts with a `sync` event
+//! (the whole match view), then sends every event as it is written; a
+//! client authenticates with `{"type": "auth", "token": …}` (the token never
+//! goes in the URL) and then sends `play`, `undo`, `accept`, `decline`,
+//! `resign`. Each command is answered with an `ack` or the `problem` the
+//! HTTP endpoint would answer, in the same shape. A frame that is not one
+//! of these messages closes the socket (1007 with the reason; binary
+//! frames 1003).
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use actix_ws::{AggregatedMessage, CloseCode, CloseReason, Session};
+use futures_util::StreamExt;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::matches::{Id, Service};
+use super::state::Base;
+use crate::matches::{Item, MatchError, MatchId, Matches, Precondition, Secret, Token, Version};
+use crate::problem::ApiError;
+use crate::wire::live::ClientMessage;
+
+/// A request to the WebSocket endpoint that is not a handshake.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NotAWebSocket(pub String);
+
+/// Largest message a client may send, in bytes.
+const MESSAGE_LIMIT: usize = 64 * 1024;
+
+/// How many events may wait for a slow socket before its feed stops
+/// reading (it catches up from the database afterwards).
+const OUTBOX: usize = 64;
+
+/// `GET /v1/matches/{id}/ws`
+#[tracing::instrument(skip_all, fields(id = %id))]
+pub async fn socket(
+    Service(s): Service,
+    Id(id): Id,
+    req: HttpRequest,
+    body: web::Payload,
+    base: Base,
+) -> Result<HttpResponse, ApiError> {
+    // The match is read before the upgrade: an unknown one is a 404 problem.
+    let feed = s.feed(id, None, base.0, None).await?;
+    let (response, session, messages) =
+        actix_ws::handle(&req, body).map_err(|e| NotAWebSocket(e.to_string()))?;
+    let messages = messages
+        .max_frame_size(MESSAGE_LIMIT)
+        .aggregate_continuations()
+        .max_continuation_size(MESSAGE_LIMIT);
+    let (outbox, inbox) = mpsc::channel(OUTBOX);
+    let mut feed = feed;
+    let feeding = actix_web::rt::spawn(async move {
+        while let Some(item) = feed.next().await {
+            if outbox.send(item).await.is_err() {
+                break;
+            }
+        }
+    });
+    actix_web::rt::spawn(async move {
+        Connection {
+            matches: s,
+            id,
+            token: Token(None),
+            held: None,
+            session,
+        }
+        .run(messages, inbox)
+        .await;
+        feeding.abort();
+    });
+    Ok(response)
+}
+
+/// One open socket.
+struct Connection {
+    matches: Matches,
+    id: MatchId,
+    token: Token,
+    held: Option<crate::matches::presence::Held>,
+    session: Session,
+}
+
+/// Why the socket is being closed by the service.
+struct Closing(CloseReason);
+
+impl Connection {
+    async fn run(
+        mut self,
+        mut messages: actix_ws::AggregatedMessageStream,
+        mut inbox: mpsc::Receiver<Item>,
+    ) {
+        let closing = loop {
+            tokio::select! {
+                item = inbox.recv() => {
+                    let sent = match item {
+                        Some(Item::Frame(frame)) => self.session.text(event_message(&frame)).await,
+                        Some(Item::KeepAlive) => self.session.ping(b"").await,
+                        None => break None,
+                    };
+                    if sent.is_err() {
+                        return;
+                    }
+                }
+                message = messages.next() => {
+                    let outcome = match message {
+                        Some(Ok(AggregatedMessage::Text(text))) => self.command(&text).await,
+                        Some(Ok(AggregatedMessage::Binary(_))) => Err(Closing(CloseReason {
+                            code: CloseCode::Unsupported,
+                            description: Some("binary frames are not read: send JSON text".to_owned()),
+                        })),
+                        Some(Ok(AggregatedMessage::Ping(bytes))) => {
+                            self.session.pong(&bytes).await.map_err(|_| Closing(normal()))
+                        }
+                        Some(Ok(AggregatedMessage::Pong(_))) => Ok(()),
+                        Some(Ok(AggregatedMessage::Close(_))) | None => break Some(normal()),
+                        Some(Err(e)) => Err(Closing(CloseReason {
+                            code: CloseCode::Protocol,
+                            description: Some(truncate(&e.to_string())),
+                        })),
+                    };
+                    if let Err(Closing(reason)) = outcome {
+                        break Some(reason);
+                    }
+                }
+            }
+        };
+        let _ = self.session.close(closing).await;
+    }
+
+    /// Reads one text message and answers it; a message that is not one of
+    /// the protocol's closes the socket.
+    async fn command(&mut self, text: &str) -> Result<(), Closing> {
+        let message: ClientMessage = serde_json::from_str(text).map_err(|e| {
+            Closing(CloseReason {
+                code: CloseCode::Invalid,
+                description: Some(truncate(&format!("not a qipan message: {e}"))),
+            })
+        })?;
+        let command = message.command();
+        let reference = message.reference().cloned();
+        let answer = match self.perform(message).await {
+            Ok(ack) => ack_message(command, reference.as_ref(), &ack),
+            Err(e) => problem_message(command, reference.as_ref(), &ApiError::from(e)),
+        };
+        self.session
+            .text(answer)
+            .await
+            .map_err(|_| Closing(normal()))
+    }
+
+    /// Carries a command out; the members of its `ack`.
+    async fn perform(&mut self, message: ClientMessage) -> Result<Value, MatchError> {
+        let s = self.matches.clone();
+        let id = self.id;
+        let pre = |v: Option<i64>| match v {
+            Some(v) => Precondition::OneOf(vec![Version::new(v)]),
+            None => Precondition::Any,
+        };
+        // A command's view goes out as the event it makes; the ack carries
+        // the status and version the HTTP endpoint would.
+        let base = "";
+        let (status, outcome) = match message {
+            ClientMessage::Auth { token, .. } => {
+                let token = Token(Some(Secret::presented(&token)));
+                let seat = s.authenticate(id, &token).await?;
+                // The old seat's hold goes first.
+                self.held = None;
+                self.held = Some(s.hold(id, seat).await?);
+                self.token = token;
+                return Ok(serde_json::json!({ "seat": seat.as_str() }));
+            }
+            ClientMessage::Play {
+                actions, version, ..
+            } => (
+                200,
+                s.play(id, &self.token, pre(Some(version)), &actions, base)
+                    .await?,
+            ),
+            ClientMessage::Undo { version, .. } => {
+                let (outcome, done) = s.undo(id, &self.token, pre(version), base).await?;
+                (if done { 200 } else { 202 }, outcome)
+            }
+            ClientMessage::Accept { version, .. } => (
+                200,
+                s.answer_undo(id, &self.token, pre(version), true, base)
+                    .await?,
+            ),
+            ClientMessage::Decline { version, .. } => (
+                200,
+                s.answer_undo(id, &self.token, pre(version), false, base)
+                    .await?,
+            ),
+            ClientMessage::Resign { version, .. } => {
+                (200, s.resign(id, &self.token, pre(version), base).await?)
+            }
+        };
+        Ok(serde_json::json!({ "status": status, "version": outcome.version.get() }))
+    }
+}
+
+fn normal() -> CloseReason {
+    CloseReason {
+        code: CloseCode::Normal,
+        description: None,
+    }
+}
+
+/// A close reason fits in 123 bytes.
+fn truncate(text: &str) -> String {
+    let mut end = text.len().min(123);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
+}
+
+/// `{"type": "event", "event": …, "id": …, "data": …}`
+fn event_message(frame: &crate::matches::Frame) -> String {
+    let data = String::from_utf8_lossy(&frame.data);
+    let id = frame
+        .id
+        .map_or_else(|| "null".to_owned(), |v| v.to_string());
+    format!(
+        "{{\"type\":\"event\",\"event\":\"{}\",\"id\":{id},\"data\":{data}}}",
+        frame.name
+    )
+}
+
+/// `{"type": "ack", "command": …, "ref": …, …members}`
+fn ack_message(command: &str, reference: Option<&Value>, members: &Value) -> String {
+    let mut ack = serde_json::json!({ "type": "ack", "command": command, "ref": reference });
+    if let (Some(ack), Some(members)) = (ack.as_object_mut(), members.as_object()) {
+        ack.extend(members.clone());
+    }
+    ack.to_string()
+}
+
+/// `{"type": "problem", "command": …, "ref": …, "problem": {…}}`
+fn problem_message(command: &str, reference: Option<&Value>, e: &ApiError) -> String {
+    e.log(&format!("websocket {command}"));
+    let problem: Value = serde_json::from_str(&e.body()).unwrap_or(Value::Null);
+    serde_json::json!({
+        "type": "problem",
+        "command": command,
+        "ref": reference,
+        "problem": problem,
+    })
+    .to_string()
+}

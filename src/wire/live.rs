@@ -1,0 +1,91 @@
+//! The messages of a match's WebSocket. A client sends JSON text frames
+//! tagged by `type`; the service answers each command with an `ack` or a
+//! `problem` (echoing the command's `ref`), and sends the match's live
+//! events as `event` messages.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A message from the client.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// Authenticates the socket as the seat of `token` (the first message,
+    /// as a rule; sent again, it switches seats).
+    Auth {
+        /// The seat token.
+        token: String,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
+    /// Plays actions, against the version the client last saw.
+    Play {
+        /// The actions, in the game's notation.
+        actions: Vec<String>,
+        /// The match version they were chosen at (the `If-Match` of
+        /// `POST /play`).
+        version: i64,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
+    /// `POST /undo`.
+    Undo {
+        /// Optional `If-Match`.
+        version: Option<i64>,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
+    /// `POST /undo/accept`.
+    Accept {
+        /// Optional `If-Match`.
+        version: Option<i64>,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
+    /// `POST /undo/decline`.
+    Decline {
+        /// Optional `If-Match`.
+        version: Option<i64>,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
+    /// `POST /resign`.
+    Resign {
+        /// Optional `If-Match`.
+        version: Option<i64>,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
+}
+
+impl ClientMessage {
+    /// Its `type`.
+    pub fn command(&self) -> &'static str {
+        match self {
+            ClientMessage::Auth { .. } => "auth",
+            ClientMessage::Play { .. } => "play",
+            ClientMessage::Undo { .. } => "undo",
+            ClientMessage::Accept { .. } => "accept",
+            ClientMessage::Decline { .. } => "decline",
+            ClientMessage::Resign { .. } => "resign",
+        }
+    }
+
+    /// Its `ref`.
+    pub fn reference(&self) -> Option<&Value> {
+        match self {
+            ClientMessage::Auth { reference, .. }
+            | ClientMessage::Play { reference, .. }
+            | ClientMessage::Undo { reference, .. }
+            | ClientMessage::Accept { reference, .. }
+            | ClientMessage::Decline { reference, .. }
+            | ClientMessage::Resign { reference, .. } => reference.as_ref(),
+        }
+    }
+}

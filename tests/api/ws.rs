@@ -1,0 +1,434 @@
+//! Match WebSockets and seat presence, on SQLite and PostgreSQL: a duel
+//! played entirely over two sockets while a spectator's SSE stream sees
+//! every move; commands refused with the HTTP endpoint's problem; malformed
+//! frames closing the socket with a reason; seats coming online and going
+//! offline (with the grace period a reload needs).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use reqwest::Method;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::db::{on_both_backends, spawn_match_app, Backend};
+use crate::helpers::TestApp;
+use crate::live::{create, play, Stream};
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A client's socket: replies are read in order, events queued aside.
+struct Socket {
+    ws: Ws,
+    events: VecDeque<Value>,
+}
+
+const WAIT: Duration = Duration::from_secs(10);
+
+impl Socket {
+    async fn open(app: &TestApp, id: &str) -> Socket {
+        let url = format!(
+            "{}/v1/matches/{id}/ws",
+            app.base.replace("http://", "ws://")
+        );
+        let (ws, res) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("the socket opens");
+        assert_eq!(res.status(), 101);
+        Socket {
+            ws,
+            events: VecDeque::new(),
+        }
+    }
+
+    async fn send(&mut self, message: Value) {
+        self.ws
+            .send(Message::text(message.to_string()))
+            .await
+            .expect("sent");
+    }
+
+    /// The next text message, within `wait`.
+    async fn message(&mut self, wait: Duration) -> Option<Value> {
+        loop {
+            let next = tokio::time::timeout(wait, self.ws.next()).await.ok()??;
+            match next.expect("the socket reads") {
+                Message::Text(t) => return Some(serde_json::from_str(&t).expect("JSON")),
+                Message::Ping(_) | Message::Pong(_) => continue,
+                other => panic!("unexpected frame {other:?}"),
+            }
+        }
+    }
+
+    /// The answer to the last command (events on the way are queued).
+    async fn reply(&mut self) -> Value {
+        loop {
+            let m = self.message(WAIT).await.expect("a reply within 10 s");
+            if m["type"] == "event" {
+                self.events.push_back(m);
+            } else {
+                return m;
+            }
+        }
+    }
+
+    /// Sends a command and returns its answer.
+    async fn command(&mut self, message: Value) -> Value {
+        self.send(message).await;
+        self.reply().await
+    }
+
+    /// The next event other than `presence`.
+    async fn event(&mut self) -> Value {
+        loop {
+            let m = match self.events.pop_front() {
+                Some(m) => m,
+                None => self.message(WAIT).await.expect("an event within 10 s"),
+            };
+            assert_eq!(m["type"], "event", "{m}");
+            if m["event"] != "presence" {
+                return m;
+            }
+        }
+    }
+
+    /// How the service closes the socket: the close frame, with nothing
+    /// before it.
+    async fn closed(&mut self) -> (CloseCode, String) {
+        let next = tokio::time::timeout(WAIT, self.ws.next())
+            .await
+            .expect("closed within 10 s");
+        match next {
+            Some(Ok(Message::Close(Some(frame)))) => (frame.code, frame.reason.to_string()),
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    }
+}
+
+/// A xiangqi duel with both seats taken: id, red's and black's tokens.
+async fn duel(app: &TestApp) -> (String, String, String) {
+    let (id, red, v) = create(app, json!({ "game": "xiangqi" })).await;
+    let invite = v["invites"][0]["invite"].as_str().expect("invite");
+    let joined = app
+        .post_json(
+            &format!("/v1/matches/{id}/join"),
+            &json!({ "invite": invite }),
+        )
+        .await
+        .json();
+    let black = joined["token"].as_str().expect("token").to_owned();
+    (id, red, black)
+}
+
+async fn a_duel_played_over_websockets(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, red_token, black_token) = duel(&app).await;
+    let mut spectator = Stream::open(&app, &id, None).await;
+    assert_eq!(spectator.expect().await.kind, "sync");
+    let mut red = Socket::open(&app, &id).await;
+    let mut black = Socket::open(&app, &id).await;
+    for s in [&mut red, &mut black] {
+        let sync = s.event().await;
+        assert_eq!((&sync["event"], &sync["id"]), (&json!("sync"), &json!(2)));
+        assert_eq!(sync["data"]["id"], json!(id));
+    }
+    let ack = red
+        .command(json!({ "type": "auth", "token": red_token, "ref": 1 }))
+        .await;
+    assert_eq!(
+        ack,
+        json!({ "type": "ack", "command": "auth", "ref": 1, "seat": "red" })
+    );
+    let ack = black
+        .command(json!({ "type": "auth", "token": black_token, "ref": "b" }))
+        .await;
+    assert_eq!(ack["seat"], "black");
+
+    let ack = red
+        .command(json!({ "type": "play", "actions": ["h2e2"], "version": 2, "ref": 2 }))
+        .await;
+    assert_eq!(
+        ack,
+        json!({ "type": "ack", "command": "play", "ref": 2, "status": 200, "version": 3 })
+    );
+    for s in [&mut red, &mut black] {
+        let e = s.event().await;
+        assert_eq!((&e["event"], &e["id"]), (&json!("move"), &json!(3)));
+        assert_eq!(
+            e["data"]["moves"],
+            json!([{ "ply": 1, "side": "red", "action": "h2e2" }])
+        );
+    }
+    let ack = black
+        .command(json!({ "type": "play", "actions": ["h9g7"], "version": 3 }))
+        .await;
+    assert_eq!((&ack["type"], &ack["version"]), (&json!("ack"), &json!(4)));
+    // A move over HTTP shows up on the sockets too.
+    play(&app, &id, &red_token, json!(["b0c2"])).await;
+    let ack = black.command(json!({ "type": "undo" })).await;
+    assert_eq!((&ack["status"], &ack["version"]), (&json!(202), &json!(6)));
+    let ack = red
+        .command(json!({ "type": "decline", "version": 6 }))
+        .await;
+    assert_eq!(ack["version"], 7);
+    let ack = black.command(json!({ "type": "undo" })).await;
+    assert_eq!(ack["status"], 202);
+    let ack = red.command(json!({ "type": "accept" })).await;
+    assert_eq!((&ack["status"], &ack["version"]), (&json!(200), &json!(9)));
+    let ack = black.command(json!({ "type": "resign" })).await;
+    assert_eq!(ack["version"], 10);
+
+    let expected = [
+        (4, "move"),
+        (5, "move"),
+        (6, "takeback-offered"),
+        (7, "takeback-declined"),
+        (8, "takeback-offered"),
+        (9, "undo"),
+        (10, "resigned"),
+    ];
+    for s in [&mut red, &mut black] {
+        // Each socket gets every event, its own seat's included.
+        for (id, kind) in expected {
+            let e = s.event().await;
+            assert_eq!((&e["id"], &e["event"]), (&json!(id), &json!(kind)), "{e}");
+        }
+    }
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        let e = spectator.expect().await;
+        seen.push((e.id, e.kind));
+    }
+    let all: Vec<(i64, String)> = [(3, "move")]
+        .into_iter()
+        .chain(expected)
+        .map(|(i, k)| (i, k.to_owned()))
+        .collect();
+    assert_eq!(seen, all);
+    let view = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(view["status"]["reason"], "resigned");
+}
+
+/// The problem an HTTP request gets, for comparison.
+async fn http_problem(
+    app: &TestApp,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: Value,
+) -> Value {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut all: Vec<(&str, &str)> = vec![("content-type", "application/json")];
+    if let Some(a) = &auth {
+        all.push(("authorization", a));
+    }
+    all.extend_from_slice(headers);
+    let res = app
+        .request(
+            Method::POST,
+            path,
+            &all,
+            Some(body.to_string().into_bytes()),
+        )
+        .await;
+    assert!(res.status >= 400);
+    res.json()
+}
+
+async fn commands_are_refused_as_over_http(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, red_token, black_token) = duel(&app).await;
+    let (_, other_token, _) = create(&app, json!({ "game": "xiangqi" })).await;
+    let mut s = Socket::open(&app, &id).await;
+    s.event().await; // sync
+    let play_path = format!("/v1/matches/{id}/play");
+
+    // No token yet.
+    let answer = s
+        .command(json!({ "type": "play", "actions": ["h2e2"], "version": 2, "ref": "x" }))
+        .await;
+    assert_eq!(
+        (&answer["type"], &answer["ref"]),
+        (&json!("problem"), &json!("x"))
+    );
+    let http = http_problem(
+        &app,
+        &play_path,
+        None,
+        &[("if-match", "\"2\"")],
+        json!({ "actions": ["h2e2"] }),
+    )
+    .await;
+    assert_eq!(answer["problem"], http);
+    assert_eq!(http["status"], 401);
+
+    // A token of another match.
+    let answer = s
+        .command(json!({ "type": "auth", "token": other_token }))
+        .await;
+    assert_eq!(answer["problem"]["type"], "/problems/unauthorized");
+
+    // The wrong seat: black cannot play red's move.
+    s.command(json!({ "type": "auth", "token": black_token }))
+        .await;
+    let answer = s
+        .command(json!({ "type": "play", "actions": ["h2e2"], "version": 2 }))
+        .await;
+    let http = http_problem(
+        &app,
+        &play_path,
+        Some(&black_token),
+        &[("if-match", "\"2\"")],
+        json!({ "actions": ["h2e2"] }),
+    )
+    .await;
+    assert_eq!(answer["problem"], http);
+    assert_eq!(http["type"], "/problems/not-your-turn");
+
+    // A stale version.
+    s.command(json!({ "type": "auth", "token": red_token }))
+        .await;
+    let answer = s
+        .command(json!({ "type": "play", "actions": ["h2e2"], "version": 1 }))
+        .await;
+    let http = http_problem(
+        &app,
+        &play_path,
+        Some(&red_token),
+        &[("if-match", "\"1\"")],
+        json!({ "actions": ["h2e2"] }),
+    )
+    .await;
+    assert_eq!(answer["problem"], http);
+    assert_eq!(http["type"], "/problems/stale-version");
+
+    // An illegal move, and accepting an offer nobody made.
+    let answer = s
+        .command(json!({ "type": "play", "actions": ["a0a5"], "version": 2 }))
+        .await;
+    assert_eq!(answer["problem"]["type"], "/problems/illegal-action");
+    let answer = s.command(json!({ "type": "accept" })).await;
+    assert_eq!(answer["problem"]["type"], "/problems/no-undo-offer");
+    // Nothing was played.
+    let view = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(view["version"], 2);
+}
+
+async fn malformed_frames_close_the_socket(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, _, _) = duel(&app).await;
+    for (frame, code) in [
+        (Message::text("not json"), CloseCode::Invalid),
+        (Message::text(r#"{"type": "castle"}"#), CloseCode::Invalid),
+        (
+            Message::text(r#"{"type": "play", "actions": ["h2e2"]}"#),
+            CloseCode::Invalid,
+        ),
+        (
+            Message::text(r#"{"type": "resign", "extra": 1}"#),
+            CloseCode::Invalid,
+        ),
+        (Message::binary(vec![1, 2, 3]), CloseCode::Unsupported),
+    ] {
+        let mut s = Socket::open(&app, &id).await;
+        s.event().await; // sync
+        s.ws.send(frame).await.expect("sent");
+        let (got, reason) = s.closed().await;
+        assert_eq!(got, code, "{reason}");
+        assert!(!reason.is_empty());
+    }
+    // The match is untouched, and an upgrade that is not one is a problem.
+    let res = app.get(&format!("/v1/matches/{id}/ws")).await;
+    res.problem(426, "not-a-websocket");
+    assert_eq!(res.header("upgrade"), Some("websocket"));
+    app.get("/v1/matches/0b8e5c3e-9c2d-4e8f-a1b2-3c4d5e6f7a8b/ws")
+        .await
+        .problem(404, "unknown-match");
+}
+
+async fn presence_online_and_offline(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, red_token, black_token) = duel(&app).await;
+    // Black watches, authenticated (an SSE stream holds its seat too).
+    let mut black = Stream::at(
+        &app,
+        &format!("/v1/matches/{id}/events"),
+        None,
+        Some(&black_token),
+    )
+    .await;
+    black.skip_presence = false;
+    let sync = black.expect().await;
+    assert_eq!(sync.kind, "sync");
+    assert_eq!(online(&sync.data, "black"), json!(true));
+    assert_eq!(online(&sync.data, "red"), json!(false));
+
+    let mut red = Socket::open(&app, &id).await;
+    red.event().await;
+    red.command(json!({ "type": "auth", "token": red_token }))
+        .await;
+    let e = loop {
+        let e = black.expect().await;
+        assert_eq!(e.kind, "presence");
+        if e.data["seat"] == "red" {
+            break e;
+        }
+        // Black's own arrival, when its signal came after the sync.
+        assert_eq!(e.data, json!({ "seat": "black", "online": true }));
+    };
+    assert_eq!(e.data, json!({ "seat": "red", "online": true }));
+    let view = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(online(&view, "red"), json!(true));
+    assert_eq!(online(&view, "black"), json!(true));
+
+    // A reload (close and reopen within the grace period) does not flap.
+    drop(red);
+    let mut red = Socket::open(&app, &id).await;
+    red.event().await;
+    red.command(json!({ "type": "auth", "token": red_token }))
+        .await;
+    assert!(
+        black.next(Duration::from_millis(800)).await.is_none(),
+        "no presence flap"
+    );
+
+    // Leaving for good: offline after the grace period (300 ms in tests).
+    drop(red);
+    let e = black.expect().await;
+    assert_eq!(
+        (e.kind.as_str(), &e.data),
+        ("presence", &json!({ "seat": "red", "online": false }))
+    );
+    let view = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(online(&view, "red"), json!(false));
+    assert_eq!(online(&view, "black"), json!(true));
+}
+
+/// Whether a match view shows `seat` online.
+fn online(view: &Value, seat: &str) -> Value {
+    view["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .find(|s| s["seat"] == seat)
+        .map(|s| s["online"].clone())
+        .expect("the seat is shown")
+}
+
+on_both_backends!(
+    a_duel_played_over_websockets,
+    commands_are_refused_as_over_http,
+    malformed_frames_close_the_socket,
+    presence_online_and_offline,
+);
