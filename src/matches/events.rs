@@ -157,3 +157,67 @@ impl MatchEvent {
         }
     }
 }
+
+/// The latest events, shared by every feed of this instance: when a write
+/// wakes a thousand streams of one match, the event is read (or was kept by
+/// the write itself) once, not a thousand times.
+#[derive(Debug, Clone)]
+pub struct RecentEvents {
+    cache: std::sync::Arc<
+        quick_cache::sync::Cache<(super::MatchId, Version), std::sync::Arc<MatchEvent>>,
+    >,
+}
+
+/// How many events [`RecentEvents`] keeps.
+const RECENT: usize = 4096;
+
+impl Default for RecentEvents {
+    fn default() -> RecentEvents {
+        RecentEvents {
+            cache: std::sync::Arc::new(quick_cache::sync::Cache::new(RECENT)),
+        }
+    }
+}
+
+impl RecentEvents {
+    /// Keeps an event a write of this instance made.
+    pub fn keep(&self, id: super::MatchId, event: MatchEvent) {
+        self.cache
+            .insert((id, event.version), std::sync::Arc::new(event));
+    }
+
+    /// The event of match `id` at `version`, from memory or from `load`
+    /// (run once however many ask at the same time); `None` when the
+    /// match does not keep it.
+    ///
+    /// # Errors
+    ///
+    /// What `load` fails with.
+    pub async fn get<E>(
+        &self,
+        id: super::MatchId,
+        version: Version,
+        load: impl std::future::Future<Output = Result<Option<MatchEvent>, E>>,
+    ) -> Result<Option<std::sync::Arc<MatchEvent>>, E> {
+        /// A load that found nothing is not kept.
+        enum Miss<E> {
+            Absent,
+            Failed(E),
+        }
+        let found = self
+            .cache
+            .get_or_insert_async(&(id, version), async {
+                match load.await {
+                    Ok(Some(e)) => Ok(std::sync::Arc::new(e)),
+                    Ok(None) => Err(Miss::Absent),
+                    Err(e) => Err(Miss::Failed(e)),
+                }
+            })
+            .await;
+        match found {
+            Ok(e) => Ok(Some(e)),
+            Err(Miss::Absent) => Ok(None),
+            Err(Miss::Failed(e)) => Err(e),
+        }
+    }
+}

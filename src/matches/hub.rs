@@ -1,5 +1,7 @@
-//! How streams learn that something changed: a broadcast of [`Signal`]s
-//! (a match write, a seat's presence, the lobby) inside the process. On SQLite (one instance) a write publishes it after
+//! How streams learn that something changed: [`Signal`]s (a match write, a
+//! seat's presence, the lobby) broadcast inside the process, on one channel
+//! per watched match and one for the lobby, so a write wakes only the
+//! streams of its own match. On SQLite (one instance) a write publishes it after
 //! its commit. On PostgreSQL a write hands it, after its commit, to this
 //! instance's announcer, which sends what has queued up as `NOTIFY`s on the
 //! `qipan_match` channel from its own connection — in batches, and off the
@@ -10,6 +12,8 @@
 //! database, so a lost or late message costs a delay (at most a
 //! keep-alive period), never an event.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sqlx::{Connection, PgConnection};
@@ -55,32 +59,52 @@ impl Signal {
 
 /// How many wake-ups a slow stream may fall behind before it is told it
 /// lagged (it then reads the database anyway).
-const BACKLOG: usize = 1024;
+const BACKLOG: usize = 64;
+
+/// Every how many subscriptions the channels of matches nobody watches
+/// any more are dropped.
+const PRUNE: u64 = 1024;
 
 /// How many announcements may wait for the announcer; past that they are
 /// dropped (streams catch up at their next keep-alive).
 const QUEUE: usize = 4096;
 
-/// The in-process broadcast of match changes, and (PostgreSQL) the queue of
-/// changes to announce to every instance.
+/// The in-process channels, and (PostgreSQL) the queue of signals to
+/// announce to every instance.
 #[derive(Debug, Clone)]
 pub struct Hub {
-    tx: broadcast::Sender<Signal>,
+    channels: Arc<Channels>,
     announce: Option<mpsc::Sender<Signal>>,
+}
+
+/// One broadcast channel per watched match, and the lobby's.
+#[derive(Debug)]
+struct Channels {
+    matches: Mutex<Watched>,
+    lobby: broadcast::Sender<Signal>,
+}
+
+#[derive(Debug, Default)]
+struct Watched {
+    channels: HashMap<MatchId, broadcast::Sender<Signal>>,
+    subscriptions: u64,
 }
 
 impl Default for Hub {
     fn default() -> Hub {
         Hub {
-            tx: broadcast::channel(BACKLOG).0,
+            channels: Arc::new(Channels {
+                matches: Mutex::new(Watched::default()),
+                lobby: broadcast::channel(BACKLOG).0,
+            }),
             announce: None,
         }
     }
 }
 
 impl Hub {
-    /// Tells every stream of `signal`: in this process, or through
-    /// PostgreSQL when [`Hub::listen`] runs.
+    /// Tells the streams concerned of `signal`: in this process, or
+    /// through PostgreSQL when [`Hub::listen`] runs.
     pub fn publish(&self, signal: Signal) {
         match &self.announce {
             Some(queue) => {
@@ -91,16 +115,53 @@ impl Hub {
                     );
                 }
             }
-            // No stream listening is not an error.
-            None => {
-                let _ = self.tx.send(signal);
+            None => self.deliver(signal),
+        }
+    }
+
+    /// Hands a signal to this process's streams of its match (or the
+    /// lobby's). No stream listening is not an error.
+    fn deliver(&self, signal: Signal) {
+        match signal {
+            Signal::Match(id, _) | Signal::Presence(id) => {
+                let mut watched = self
+                    .channels
+                    .matches
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                if let Some(tx) = watched.channels.get(&id) {
+                    if tx.send(signal).is_err() {
+                        watched.channels.remove(&id);
+                    }
+                }
+            }
+            Signal::Lobby => {
+                let _ = self.channels.lobby.send(signal);
             }
         }
     }
 
-    /// A receiver of every change from now on.
-    pub fn subscribe(&self) -> broadcast::Receiver<Signal> {
-        self.tx.subscribe()
+    /// A receiver of every signal about match `id` from now on.
+    pub fn subscribe(&self, id: MatchId) -> broadcast::Receiver<Signal> {
+        let mut watched = self
+            .channels
+            .matches
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        watched.subscriptions += 1;
+        if watched.subscriptions.is_multiple_of(PRUNE) {
+            watched.channels.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        watched
+            .channels
+            .entry(id)
+            .or_insert_with(|| broadcast::channel(BACKLOG).0)
+            .subscribe()
+    }
+
+    /// A receiver of the lobby's signals from now on.
+    pub fn subscribe_lobby(&self) -> broadcast::Receiver<Signal> {
+        self.channels.lobby.subscribe()
     }
 
     /// Listens on PostgreSQL's `qipan_match` channel and publishes what it
@@ -119,16 +180,14 @@ impl Hub {
         tokio::spawn(announce(url.to_owned(), pending));
         self.announce = Some(queue);
         let hub = Hub {
-            tx: self.tx.clone(),
+            channels: self.channels.clone(),
             announce: None,
         };
         tokio::spawn(async move {
             loop {
                 match listener.recv().await {
                     Ok(n) => match Signal::parse(n.payload()) {
-                        Some(signal) => {
-                            let _ = hub.tx.send(signal);
-                        }
+                        Some(signal) => hub.deliver(signal),
                         None => tracing::warn!(
                             payload = n.payload(),
                             "a notification that is not a qipan signal"

@@ -76,6 +76,8 @@ pub struct Feed {
     last: Option<Version>,
     /// Which seats the client was last told are online.
     online: Option<Vec<(Seat, bool)>>,
+    /// The match's game, once read.
+    game: Option<GameKind>,
     changes: Receiver<Signal>,
     ready: VecDeque<Item>,
     tick: tokio::time::Interval,
@@ -101,7 +103,7 @@ impl Matches {
     ) -> Result<Feed, MatchError> {
         // Subscribe first, so no change between the first read and the
         // subscription is missed.
-        let changes = self.hub.subscribe();
+        let changes = self.hub.subscribe(id);
         let tick = keep_alive(self.live.keep_alive);
         let mut feed = Feed {
             matches: self.clone(),
@@ -109,6 +111,7 @@ impl Matches {
             base,
             last,
             online: None,
+            game: None,
             changes,
             ready: VecDeque::new(),
             tick,
@@ -140,9 +143,11 @@ impl Feed {
                     Ok(Signal::Match(id, version))
                         if id == self.id && self.last.is_none_or(|l| version > l) =>
                     {
-                        self.catch_up_quietly().await;
+                        if !self.fast_forward(version).await {
+                            self.catch_up_quietly().await;
+                        }
                     }
-                    Ok(Signal::Presence(id)) if id == self.id => self.catch_up_quietly().await,
+                    Ok(Signal::Presence(_)) => self.catch_up_quietly().await,
                     Ok(_) => {}
                     // Fell behind the wake-ups: the database has it all.
                     Err(RecvError::Lagged(_)) => self.catch_up_quietly().await,
@@ -158,12 +163,47 @@ impl Feed {
         }
     }
 
+    /// Queues the events up to `version` from the events this instance
+    /// shares between its feeds (read once from the database when missing);
+    /// `false` when they do not join the last one sent, and the feed must
+    /// catch up the long way.
+    async fn fast_forward(&mut self, version: Version) -> bool {
+        let (Some(last), Some(game)) = (self.last, self.game) else {
+            return false;
+        };
+        if version.get() - last.get() > 16 {
+            return false;
+        }
+        let mut frames = Vec::new();
+        let mut v = last.next();
+        while v <= version {
+            let (matches, id) = (&self.matches, self.id);
+            let load = async {
+                let mut conn = matches.db.acquire().await?;
+                store::event_at(&mut conn, id, game, v).await
+            };
+            let frame = match matches.recent.get(id, v, load).await {
+                Ok(Some(e)) => event_frame(&e, game, &self.base),
+                Ok(None) | Err(_) => return false,
+            };
+            match frame {
+                Ok(f) => frames.push(Item::Frame(f)),
+                Err(_) => return false,
+            }
+            v = v.next();
+        }
+        self.ready.extend(frames);
+        self.last = Some(version);
+        true
+    }
+
     /// Queues what the client has not seen: the kept events after its last
     /// one, or a `sync` when those do not reach back far enough; then the
     /// seats whose presence changed.
     async fn catch_up(&mut self) -> Result<(), MatchError> {
         let mut conn = self.matches.db.acquire().await?;
         let (m, seats) = Matches::load(&mut conn, self.id).await?;
+        self.game = Some(m.game);
         let events = match self.last {
             Some(last) if last < m.version => {
                 store::events_after(&mut conn, self.id, m.game, last).await?

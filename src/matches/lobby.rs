@@ -362,7 +362,7 @@ impl Matches {
         base: String,
     ) -> Result<SeekFeed, MatchError> {
         let id: SeekId = id.parse()?;
-        let changes = self.hub.subscribe();
+        let changes = self.hub.subscribe_lobby();
         let mut conn = self.db.acquire().await?;
         let seek = self.load_seek(&mut conn, id).await?;
         seeker(&seek, token)?;
@@ -402,7 +402,7 @@ impl Matches {
     ///
     /// Storage errors.
     pub async fn lobby_feed(&self, base: String) -> Result<LobbyFeed, MatchError> {
-        let changes = self.hub.subscribe();
+        let changes = self.hub.subscribe_lobby();
         let seeks = store::open(&mut *self.db.acquire().await?, Timestamp::now()).await?;
         let view = LobbyView {
             seeks: seeks.iter().map(|s| s.view(&base)).collect(),

@@ -86,6 +86,7 @@ pub struct Matches {
     hub: hub::Hub,
     presence: presence::Presence,
     seek_holds: lobby::Holds,
+    recent: events::RecentEvents,
     live: LiveSettings,
 }
 
@@ -98,6 +99,7 @@ impl Matches {
             db,
             hub,
             seek_holds: lobby::Holds::default(),
+            recent: events::RecentEvents::default(),
             live,
         }
     }
@@ -194,6 +196,7 @@ impl Matches {
         {
             Ok(version) => {
                 m.version = version;
+                self.recent.keep(m.id, event);
                 self.published(m.id, version);
                 Ok(())
             }

@@ -372,6 +372,27 @@ pub async fn events_after(
     rows.into_iter().map(|r| r.into_event(game)).collect()
 }
 
+/// One kept event of a match.
+///
+/// # Errors
+///
+/// [`StorageError`], `Corrupt` for a row that makes no event.
+pub async fn event_at(
+    conn: &mut AnyConnection,
+    id: MatchId,
+    game: GameKind,
+    version: Version,
+) -> Result<Option<MatchEvent>, StorageError> {
+    let sql =
+        format!("SELECT {EVENT_COLUMNS} FROM match_events WHERE match_id = $1 AND version = $2");
+    let row: Option<EventRow> = sqlx::query_as(&sql)
+        .bind(id.to_string())
+        .bind(version.get())
+        .fetch_optional(&mut *conn)
+        .await?;
+    row.map(|r| r.into_event(game)).transpose()
+}
+
 /// The guarded `UPDATE` of a match row, with parameters `$1` to `$11`.
 macro_rules! update_match_sql {
     () => {
