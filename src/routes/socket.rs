@@ -228,24 +228,42 @@ fn event_message(frame: &crate::matches::Frame) -> String {
     )
 }
 
+/// An answer to a command: `{"type", "command", "ref", …}`.
+#[derive(serde::Serialize)]
+struct Answer<'a, T: serde::Serialize> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    command: &'a str,
+    #[serde(rename = "ref")]
+    reference: Option<&'a Value>,
+    #[serde(flatten)]
+    members: T,
+}
+
 /// `{"type": "ack", "command": …, "ref": …, …members}`
 fn ack_message(command: &str, reference: Option<&Value>, members: &Value) -> String {
-    let mut ack = serde_json::json!({ "type": "ack", "command": command, "ref": reference });
-    if let (Some(ack), Some(members)) = (ack.as_object_mut(), members.as_object()) {
-        ack.extend(members.clone());
-    }
-    ack.to_string()
+    let ack = Answer {
+        kind: "ack",
+        command,
+        reference,
+        members,
+    };
+    serde_json::to_string(&ack).unwrap_or_default()
 }
 
 /// `{"type": "problem", "command": …, "ref": …, "problem": {…}}`
 fn problem_message(command: &str, reference: Option<&Value>, e: &ApiError) -> String {
     e.log(&format!("websocket {command}"));
-    let problem: Value = serde_json::from_str(&e.body()).unwrap_or(Value::Null);
-    serde_json::json!({
-        "type": "problem",
-        "command": command,
-        "ref": reference,
-        "problem": problem,
-    })
-    .to_string()
+    #[derive(serde::Serialize)]
+    struct Refusal {
+        problem: Box<serde_json::value::RawValue>,
+    }
+    let problem = serde_json::value::RawValue::from_string(e.body()).unwrap_or_default();
+    let answer = Answer {
+        kind: "problem",
+        command,
+        reference,
+        members: Refusal { problem },
+    };
+    serde_json::to_string(&answer).unwrap_or_default()
 }

@@ -9,8 +9,8 @@ use std::time::Duration;
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::db::{on_both_backends, spawn_match_app, Backend};
-use crate::helpers::TestApp;
+use crate::db::{on_both_backends, settings, spawn_match_app, Backend, TestDb};
+use crate::helpers::{spawn_app_with, TestApp};
 use crate::live::{create, play, post, Stream};
 
 /// Opens a seek: its answer.
@@ -257,3 +257,49 @@ on_both_backends!(
     a_seek_goes_when_its_creator_leaves_or_withdraws,
     a_declined_invitation_reaches_the_inviter,
 );
+
+/// Two instances on one PostgreSQL database: a seek opened on one is listed
+/// and taken on the other, the seeker (streaming from the first) is told;
+/// the seeker coming online on the first shows on a stream of the second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_and_presence_span_instances() {
+    let Some(db) = TestDb::new(Backend::Postgres).await else {
+        return;
+    };
+    let one = spawn_app_with(settings(&db.url)).await;
+    let two = spawn_app_with(settings(&db.url)).await;
+    let mut lobby = Stream::at(&two, "/v1/lobby/events", None, None).await;
+    assert_eq!(lobby.expect().await.kind, "sync");
+    let s = seek(&one, json!({ "game": "xiangqi", "side": "red" })).await;
+    let token = s["token"].as_str().expect("token").to_owned();
+    let mut mine = Stream::at(&one, &path(&s["events_url"], &one), None, Some(&token)).await;
+    assert_eq!(mine.expect().await.kind, "seek");
+    let e = lobby.expect().await;
+    assert_eq!((e.kind.as_str(), &e.data["id"]), ("seek", &s["id"]));
+
+    let take = path(&s["take_url"], &one);
+    let res = two.request(Method::POST, &take, &[], None).await;
+    assert_eq!(res.status, 201);
+    let id = res.json()["id"].as_str().expect("id").to_owned();
+    let matched = mine.expect().await;
+    assert_eq!(
+        (&matched.data["id"], &matched.data["seat"]),
+        (&json!(id), &json!("red"))
+    );
+
+    let mut watch = Stream::open(&two, &id, None).await;
+    watch.skip_presence = false;
+    assert_eq!(watch.expect().await.kind, "sync");
+    let _red = Stream::at(
+        &one,
+        &format!("/v1/matches/{id}/events"),
+        None,
+        Some(&token),
+    )
+    .await;
+    let e = watch.expect().await;
+    assert_eq!(
+        (e.kind.as_str(), &e.data),
+        ("presence", &json!({ "seat": "red", "online": true }))
+    );
+}
