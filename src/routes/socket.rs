@@ -9,7 +9,7 @@
 //! frames 1003).
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use actix_ws::{AggregatedMessage, CloseCode, CloseReason, Session};
+use actix_ws::{AggregatedMessage, CloseCode, CloseReason, ProtocolError, Session};
 use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -115,6 +115,10 @@ impl Connection {
                         }
                         Some(Ok(AggregatedMessage::Pong(_))) => Ok(()),
                         Some(Ok(AggregatedMessage::Close(_))) | None => break Some(normal()),
+                        Some(Err(ProtocolError::Overflow)) => Err(Closing(CloseReason {
+                            code: CloseCode::Size,
+                            description: Some("a message is at most 65536 bytes".to_owned()),
+                        })),
                         Some(Err(e)) => Err(Closing(CloseReason {
                             code: CloseCode::Protocol,
                             description: Some(truncate(&e.to_string())),

@@ -338,6 +338,7 @@ async fn malformed_frames_close_the_socket(backend: Backend) {
             CloseCode::Invalid,
         ),
         (Message::binary(vec![1, 2, 3]), CloseCode::Unsupported),
+        (Message::text(" ".repeat(70_000)), CloseCode::Size),
     ] {
         let mut s = Socket::open(&app, &id).await;
         s.event().await; // sync
