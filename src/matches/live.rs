@@ -67,6 +67,13 @@ pub enum Item {
     KeepAlive,
 }
 
+/// A stream of [`Item`]s for one client: a match's feed, the lobby's, a
+/// seeker's.
+pub trait Live {
+    /// The next item; `None` when the feed has ended.
+    fn next(&mut self) -> impl std::future::Future<Output = Option<Item>>;
+}
+
 /// A match's live feed, for one client.
 pub struct Feed {
     matches: Matches,
@@ -131,9 +138,9 @@ impl Matches {
     }
 }
 
-impl Feed {
+impl Live for Feed {
     /// The next item; `None` once the service is shutting down.
-    pub async fn next(&mut self) -> Option<Item> {
+    async fn next(&mut self) -> Option<Item> {
         loop {
             if let Some(item) = self.ready.pop_front() {
                 return Some(item);
@@ -162,7 +169,9 @@ impl Feed {
             }
         }
     }
+}
 
+impl Feed {
     /// Queues the events up to `version` from the events this instance
     /// shares between its feeds (read once from the database when missing);
     /// `false` when they do not join the last one sent, and the feed must

@@ -18,7 +18,7 @@ use tokio::sync::Mutex;
 
 use super::create::new_match;
 use super::hub::{Hub, Signal};
-use super::live::{keep_alive, Frame, Item};
+use super::live::{keep_alive, Frame, Item, Live};
 use super::presence::Tally;
 use super::read::{match_url, render, Shown};
 use super::{
@@ -499,9 +499,9 @@ pub struct SeekFeed {
     _held: SeekHeld,
 }
 
-impl SeekFeed {
+impl Live for SeekFeed {
     /// The next item; `None` once the seek has closed and that was told.
-    pub async fn next(&mut self) -> Option<Item> {
+    async fn next(&mut self) -> Option<Item> {
         loop {
             if let Some(item) = self.ready.pop_front() {
                 return Some(item);
@@ -530,7 +530,9 @@ impl SeekFeed {
             }
         }
     }
+}
 
+impl SeekFeed {
     /// Reads the seek; queues `matched` or `closed` when it has closed.
     async fn look(&mut self) {
         let seek = match self.matches.db.acquire().await {
@@ -592,9 +594,9 @@ pub struct LobbyFeed {
     ready: VecDeque<Item>,
 }
 
-impl LobbyFeed {
+impl Live for LobbyFeed {
     /// The next item; `None` once the service is shutting down.
-    pub async fn next(&mut self) -> Option<Item> {
+    async fn next(&mut self) -> Option<Item> {
         loop {
             if let Some(item) = self.ready.pop_front() {
                 return Some(item);
@@ -614,7 +616,9 @@ impl LobbyFeed {
             }
         }
     }
+}
 
+impl LobbyFeed {
     async fn look_quietly(&mut self) {
         if let Err(e) = self.look().await {
             tracing::warn!(error = %e, "a lobby stream could not read the lobby");

@@ -31,7 +31,7 @@ pub use domain::{
 };
 pub use error::{MatchError, Missing, Refused};
 pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
-pub use live::{Feed, Frame, Item};
+pub use live::{Feed, Frame, Item, Live};
 
 use sqlx::AnyConnection;
 

@@ -46,13 +46,7 @@ pub async fn list(Service(s): Service, base: Base) -> Result<HttpResponse, ApiEr
 #[tracing::instrument(skip_all)]
 pub async fn events(Service(s): Service, base: Base) -> Result<HttpResponse, ApiError> {
     let feed = s.lobby_feed(base.0).await?;
-    Ok(event_stream(futures_util::stream::unfold(
-        feed,
-        |mut feed| async move {
-            let item = feed.next().await?;
-            Some((item, feed))
-        },
-    )))
+    Ok(event_stream(feed))
 }
 
 /// `GET /v1/lobby/seeks/{seek}/events`: the seeker's stream.
@@ -64,13 +58,7 @@ pub async fn seeker_events(
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
     let feed = s.seek_feed(seek_id(&req), &token, base.0).await?;
-    Ok(event_stream(futures_util::stream::unfold(
-        feed,
-        |mut feed| async move {
-            let item = feed.next().await?;
-            Some((item, feed))
-        },
-    )))
+    Ok(event_stream(feed))
 }
 
 /// `POST /v1/lobby/seeks/{seek}/take`

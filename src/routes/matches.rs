@@ -13,7 +13,9 @@ use serde::de::DeserializeOwned;
 
 use super::conditional::{self, version_tag};
 use super::state::Base;
-use crate::matches::{Item, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token};
+use crate::matches::{
+    Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token,
+};
 use crate::problem::ApiError;
 use crate::wire::matches::{CreateRequest, DeclineRequest, ForkRequest, JoinRequest};
 use crate::wire::PlayRequest;
@@ -321,18 +323,16 @@ pub async fn events(
         None => None,
     };
     let feed = s.feed(id, last, base.0, held).await?;
-    Ok(event_stream(futures_util::stream::unfold(
-        feed,
-        |mut feed| async move {
-            let item = feed.next().await?;
-            Some((item, feed))
-        },
-    )))
+    Ok(event_stream(feed))
 }
 
-/// A stream of feed items as a `text/event-stream` answer.
-pub fn event_stream(items: impl futures_util::Stream<Item = Item> + 'static) -> HttpResponse {
+/// A live feed as a `text/event-stream` answer.
+pub fn event_stream(feed: impl Live + 'static) -> HttpResponse {
     use futures_util::StreamExt;
+    let items = futures_util::stream::unfold(feed, |mut feed| async move {
+        let item = feed.next().await?;
+        Some((item, feed))
+    });
     let body = items.map(|item| {
         Ok::<_, std::convert::Infallible>(match item {
             Item::Frame(frame) => web::Bytes::from(frame.sse()),

@@ -16,7 +16,9 @@ use tokio::sync::mpsc;
 
 use super::matches::{Id, Service};
 use super::state::Base;
-use crate::matches::{Item, MatchError, MatchId, Matches, Precondition, Secret, Token, Version};
+use crate::matches::{
+    Item, Live, MatchError, MatchId, Matches, Precondition, Secret, Token, Version,
+};
 use crate::problem::ApiError;
 use crate::wire::live::ClientMessage;
 
@@ -52,7 +54,7 @@ pub async fn socket(
     let (outbox, inbox) = mpsc::channel(OUTBOX);
     let mut feed = feed;
     let feeding = actix_web::rt::spawn(async move {
-        while let Some(item) = feed.next().await {
+        while let Some(item) = Live::next(&mut feed).await {
             if outbox.send(item).await.is_err() {
                 break;
             }
