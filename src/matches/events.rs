@@ -158,14 +158,45 @@ impl MatchEvent {
     }
 }
 
+/// A recent event, and its frame as the first feed to send it rendered it
+/// (with that feed's base URL; feeds on another base render their own).
+#[derive(Debug)]
+pub struct Recent {
+    /// The event.
+    pub event: MatchEvent,
+    rendered: std::sync::OnceLock<(String, std::sync::Arc<super::live::Frame>)>,
+}
+
+impl Recent {
+    /// The event's frame on `base`: rendered once, shared by every feed on
+    /// that base.
+    ///
+    /// # Errors
+    ///
+    /// What `render` fails with.
+    pub fn frame<E>(
+        &self,
+        base: &str,
+        render: impl FnOnce(&MatchEvent) -> Result<super::live::Frame, E>,
+    ) -> Result<std::sync::Arc<super::live::Frame>, E> {
+        if let Some((b, f)) = self.rendered.get() {
+            if b == base {
+                return Ok(f.clone());
+            }
+        }
+        let frame = std::sync::Arc::new(render(&self.event)?);
+        let _ = self.rendered.set((base.to_owned(), frame.clone()));
+        Ok(frame)
+    }
+}
+
 /// The latest events, shared by every feed of this instance: when a write
 /// wakes a thousand streams of one match, the event is read (or was kept by
-/// the write itself) once, not a thousand times.
+/// the write itself) once, and rendered once, not a thousand times.
 #[derive(Debug, Clone)]
 pub struct RecentEvents {
-    cache: std::sync::Arc<
-        quick_cache::sync::Cache<(super::MatchId, Version), std::sync::Arc<MatchEvent>>,
-    >,
+    cache:
+        std::sync::Arc<quick_cache::sync::Cache<(super::MatchId, Version), std::sync::Arc<Recent>>>,
 }
 
 /// How many events [`RecentEvents`] keeps.
@@ -179,11 +210,17 @@ impl Default for RecentEvents {
     }
 }
 
+fn recent(event: MatchEvent) -> std::sync::Arc<Recent> {
+    std::sync::Arc::new(Recent {
+        event,
+        rendered: std::sync::OnceLock::new(),
+    })
+}
+
 impl RecentEvents {
     /// Keeps an event a write of this instance made.
     pub fn keep(&self, id: super::MatchId, event: MatchEvent) {
-        self.cache
-            .insert((id, event.version), std::sync::Arc::new(event));
+        self.cache.insert((id, event.version), recent(event));
     }
 
     /// The event of match `id` at `version`, from memory or from `load`
@@ -198,7 +235,7 @@ impl RecentEvents {
         id: super::MatchId,
         version: Version,
         load: impl std::future::Future<Output = Result<Option<MatchEvent>, E>>,
-    ) -> Result<Option<std::sync::Arc<MatchEvent>>, E> {
+    ) -> Result<Option<std::sync::Arc<Recent>>, E> {
         /// A load that found nothing is not kept.
         enum Miss<E> {
             Absent,
@@ -208,7 +245,7 @@ impl RecentEvents {
             .cache
             .get_or_insert_async(&(id, version), async {
                 match load.await {
-                    Ok(Some(e)) => Ok(std::sync::Arc::new(e)),
+                    Ok(Some(e)) => Ok(recent(e)),
                     Ok(None) => Err(Miss::Absent),
                     Err(e) => Err(Miss::Failed(e)),
                 }

@@ -6,6 +6,7 @@
 //! with the whole match view instead, and goes on from there.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::Duration;
 
 use qipan_rules::GameKind;
@@ -61,8 +62,8 @@ impl Frame {
 /// What a feed yields.
 #[derive(Debug, Clone)]
 pub enum Item {
-    /// An event.
-    Frame(Frame),
+    /// An event (shared by the feeds that send it).
+    Frame(Arc<Frame>),
     /// Nothing happened for a while.
     KeepAlive,
 }
@@ -150,18 +151,20 @@ impl Live for Feed {
                     Ok(Signal::Match(id, version))
                         if id == self.id && self.last.is_none_or(|l| version > l) =>
                     {
-                        if !self.fast_forward(version).await {
-                            self.catch_up_quietly().await;
+                        // The slow paths are boxed: an idle feed's future stays
+                        // small (it is held for every open stream).
+                        if !Box::pin(self.fast_forward(version)).await {
+                            Box::pin(self.catch_up_quietly()).await;
                         }
                     }
-                    Ok(Signal::Presence(_)) => self.catch_up_quietly().await,
+                    Ok(Signal::Presence(_)) => Box::pin(self.catch_up_quietly()).await,
                     Ok(_) => {}
                     // Fell behind the wake-ups: the database has it all.
-                    Err(RecvError::Lagged(_)) => self.catch_up_quietly().await,
+                    Err(RecvError::Lagged(_)) => Box::pin(self.catch_up_quietly()).await,
                     Err(RecvError::Closed) => return None,
                 },
                 _ = self.tick.tick() => {
-                    self.catch_up_quietly().await;
+                    Box::pin(self.catch_up_quietly()).await;
                     if self.ready.is_empty() {
                         self.ready.push_back(Item::KeepAlive);
                     }
@@ -192,7 +195,7 @@ impl Feed {
                 store::event_at(&mut conn, id, game, v).await
             };
             let frame = match matches.recent.get(id, v, load).await {
-                Ok(Some(e)) => event_frame(&e, game, &self.base),
+                Ok(Some(recent)) => recent.frame(&self.base, |e| event_frame(e, game, &self.base)),
                 Ok(None) | Err(_) => return false,
             };
             match frame {
@@ -226,17 +229,17 @@ impl Feed {
             Some(last) if last < m.version && joins(last) => {
                 for e in &events {
                     self.ready
-                        .push_back(Item::Frame(event_frame(e, m.game, &self.base)?));
+                        .push_back(Item::Frame(Arc::new(event_frame(e, m.game, &self.base)?)));
                 }
                 self.last = events.last().map(|e| e.version);
             }
             _ => {
                 let view = render(&m, &seats, None, &self.base, None)?;
-                self.ready.push_back(Item::Frame(Frame {
+                self.ready.push_back(Item::Frame(Arc::new(Frame {
                     name: "sync",
                     id: Some(m.version),
                     data: view,
-                }));
+                })));
                 self.last = Some(m.version);
                 // The view shows every seat's presence.
                 self.online = Some(presence(&seats));
@@ -252,11 +255,11 @@ impl Feed {
                     online,
                 })
                 .map_err(MatchError::Render)?;
-                self.ready.push_back(Item::Frame(Frame {
+                self.ready.push_back(Item::Frame(Arc::new(Frame {
                     name: "presence",
                     id: None,
                     data,
-                }));
+                })));
             }
         }
         Ok(())

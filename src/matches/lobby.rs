@@ -388,11 +388,11 @@ impl Matches {
             done: false,
             _held: held,
         };
-        feed.ready.push_back(Item::Frame(Frame {
+        feed.ready.push_back(Item::Frame(Arc::new(Frame {
             name: "seek",
             id: None,
             data: serde_json::to_vec(&seek.view(&feed.base)).map_err(MatchError::Render)?,
-        }));
+        })));
         Ok(feed)
     }
 
@@ -408,11 +408,11 @@ impl Matches {
             seeks: seeks.iter().map(|s| s.view(&base)).collect(),
         };
         let mut ready = VecDeque::new();
-        ready.push_back(Item::Frame(Frame {
+        ready.push_back(Item::Frame(Arc::new(Frame {
             name: "sync",
             id: None,
             data: serde_json::to_vec(&view).map_err(MatchError::Render)?,
-        }));
+        })));
         Ok(LobbyFeed {
             matches: self.clone(),
             base,
@@ -511,12 +511,12 @@ impl Live for SeekFeed {
             }
             tokio::select! {
                 change = self.changes.recv() => match change {
-                    Ok(Signal::Lobby) | Err(RecvError::Lagged(_)) => self.look().await,
+                    Ok(Signal::Lobby) | Err(RecvError::Lagged(_)) => Box::pin(self.look()).await,
                     Ok(_) => {}
                     Err(RecvError::Closed) => return None,
                 },
                 _ = self.tick.tick() => {
-                    self.look().await;
+                    Box::pin(self.look()).await;
                     if self.ready.is_empty() && !self.done {
                         let until = later(Timestamp::now(), hold_for(self.matches.live.keep_alive));
                         if let Ok(mut conn) = self.matches.db.acquire().await {
@@ -575,7 +575,7 @@ impl SeekFeed {
             }),
         };
         match frame {
-            Ok(frame) => self.ready.push_back(Item::Frame(frame)),
+            Ok(frame) => self.ready.push_back(Item::Frame(Arc::new(frame))),
             Err(e) => tracing::error!(error = %e, "a seek event failed to serialize"),
         }
         self.done = true;
@@ -603,12 +603,12 @@ impl Live for LobbyFeed {
             }
             tokio::select! {
                 change = self.changes.recv() => match change {
-                    Ok(Signal::Lobby) | Err(RecvError::Lagged(_)) => self.look_quietly().await,
+                    Ok(Signal::Lobby) | Err(RecvError::Lagged(_)) => Box::pin(self.look_quietly()).await,
                     Ok(_) => {}
                     Err(RecvError::Closed) => return None,
                 },
                 _ = self.tick.tick() => {
-                    self.look_quietly().await;
+                    Box::pin(self.look_quietly()).await;
                     if self.ready.is_empty() {
                         self.ready.push_back(Item::KeepAlive);
                     }
@@ -643,19 +643,19 @@ impl LobbyFeed {
                 state: state.as_str(),
             })
             .map_err(MatchError::Render)?;
-            self.ready.push_back(Item::Frame(Frame {
+            self.ready.push_back(Item::Frame(Arc::new(Frame {
                 name: "seek-gone",
                 id: None,
                 data,
-            }));
+            })));
         }
         for seek in open.iter().filter(|s| !self.listed.contains(&s.id)) {
             let data = serde_json::to_vec(&seek.view(&self.base)).map_err(MatchError::Render)?;
-            self.ready.push_back(Item::Frame(Frame {
+            self.ready.push_back(Item::Frame(Arc::new(Frame {
                 name: "seek",
                 id: None,
                 data,
-            }));
+            })));
         }
         self.listed = open.iter().map(|s| s.id).collect();
         Ok(())
