@@ -57,7 +57,7 @@ pub struct Settings {
 
     /// How often an idle live stream sends a keep-alive (an SSE comment, a
     /// WebSocket ping); a client that went away without closing is noticed
-    /// at the next one (e.g. `15s`).
+    /// within two of them (e.g. `15s`).
     #[arg(long, global = true, env = "QIPAN_KEEP_ALIVE", default_value = "15s", value_parser = humantime::parse_duration)]
     pub keep_alive: Duration,
 
