@@ -41,21 +41,37 @@ pub struct Frame {
     pub id: Option<Version>,
     /// Its data, a JSON object.
     pub data: Vec<u8>,
+    /// Its Server-Sent Events text, written once for every stream.
+    sse: std::sync::OnceLock<bytes::Bytes>,
 }
 
 impl Frame {
-    /// The frame as Server-Sent Events text.
-    pub fn sse(&self) -> Vec<u8> {
-        let mut f = Vec::with_capacity(self.data.len() + 48);
-        if let Some(id) = self.id {
-            f.extend_from_slice(format!("id: {id}\n").as_bytes());
+    /// An event named `name`.
+    pub fn new(name: &'static str, id: Option<Version>, data: Vec<u8>) -> Frame {
+        Frame {
+            name,
+            id,
+            data,
+            sse: std::sync::OnceLock::new(),
         }
-        f.extend_from_slice(b"event: ");
-        f.extend_from_slice(self.name.as_bytes());
-        f.extend_from_slice(b"\ndata: ");
-        f.extend_from_slice(&self.data);
-        f.extend_from_slice(b"\n\n");
-        f
+    }
+
+    /// The frame as Server-Sent Events text.
+    pub fn sse(&self) -> bytes::Bytes {
+        self.sse
+            .get_or_init(|| {
+                let mut f = Vec::with_capacity(self.data.len() + 48);
+                if let Some(id) = self.id {
+                    f.extend_from_slice(format!("id: {id}\n").as_bytes());
+                }
+                f.extend_from_slice(b"event: ");
+                f.extend_from_slice(self.name.as_bytes());
+                f.extend_from_slice(b"\ndata: ");
+                f.extend_from_slice(&self.data);
+                f.extend_from_slice(b"\n\n");
+                bytes::Bytes::from(f)
+            })
+            .clone()
     }
 }
 
@@ -235,11 +251,11 @@ impl Feed {
             }
             _ => {
                 let view = render(&m, &seats, None, &self.base, None)?;
-                self.ready.push_back(Item::Frame(Arc::new(Frame {
-                    name: "sync",
-                    id: Some(m.version),
-                    data: view,
-                })));
+                self.ready.push_back(Item::Frame(Arc::new(Frame::new(
+                    "sync",
+                    Some(m.version),
+                    view,
+                ))));
                 self.last = Some(m.version);
                 // The view shows every seat's presence.
                 self.online = Some(presence(&seats));
@@ -255,11 +271,8 @@ impl Feed {
                     online,
                 })
                 .map_err(MatchError::Render)?;
-                self.ready.push_back(Item::Frame(Arc::new(Frame {
-                    name: "presence",
-                    id: None,
-                    data,
-                })));
+                self.ready
+                    .push_back(Item::Frame(Arc::new(Frame::new("presence", None, data))));
             }
         }
         Ok(())
@@ -308,9 +321,9 @@ fn event_frame(e: &MatchEvent, game: GameKind, base: &str) -> Result<Frame, Matc
             }),
         note: e.note.as_deref(),
     };
-    Ok(Frame {
-        name: e.kind.as_str(),
-        id: Some(e.version),
-        data: serde_json::to_vec(&view).map_err(MatchError::Render)?,
-    })
+    Ok(Frame::new(
+        e.kind.as_str(),
+        Some(e.version),
+        serde_json::to_vec(&view).map_err(MatchError::Render)?,
+    ))
 }

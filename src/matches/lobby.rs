@@ -388,11 +388,11 @@ impl Matches {
             done: false,
             _held: held,
         };
-        feed.ready.push_back(Item::Frame(Arc::new(Frame {
-            name: "seek",
-            id: None,
-            data: serde_json::to_vec(&seek.view(&feed.base)).map_err(MatchError::Render)?,
-        })));
+        feed.ready.push_back(Item::Frame(Arc::new(Frame::new(
+            "seek",
+            None,
+            serde_json::to_vec(&seek.view(&feed.base)).map_err(MatchError::Render)?,
+        ))));
         Ok(feed)
     }
 
@@ -408,11 +408,11 @@ impl Matches {
             seeks: seeks.iter().map(|s| s.view(&base)).collect(),
         };
         let mut ready = VecDeque::new();
-        ready.push_back(Item::Frame(Arc::new(Frame {
-            name: "sync",
-            id: None,
-            data: serde_json::to_vec(&view).map_err(MatchError::Render)?,
-        })));
+        ready.push_back(Item::Frame(Arc::new(Frame::new(
+            "sync",
+            None,
+            serde_json::to_vec(&view).map_err(MatchError::Render)?,
+        ))));
         Ok(LobbyFeed {
             matches: self.clone(),
             base,
@@ -558,21 +558,13 @@ impl SeekFeed {
                     ws_url: format!("{url}/ws"),
                     url,
                 })
-                .map(|data| Frame {
-                    name: "matched",
-                    id: None,
-                    data,
-                })
+                .map(|data| Frame::new("matched", None, data))
             }
             (state, _) => serde_json::to_vec(&SeekClosedView {
                 id: seek.id.to_string(),
                 state: state.as_str(),
             })
-            .map(|data| Frame {
-                name: "closed",
-                id: None,
-                data,
-            }),
+            .map(|data| Frame::new("closed", None, data)),
         };
         match frame {
             Ok(frame) => self.ready.push_back(Item::Frame(Arc::new(frame))),
@@ -643,19 +635,13 @@ impl LobbyFeed {
                 state: state.as_str(),
             })
             .map_err(MatchError::Render)?;
-            self.ready.push_back(Item::Frame(Arc::new(Frame {
-                name: "seek-gone",
-                id: None,
-                data,
-            })));
+            self.ready
+                .push_back(Item::Frame(Arc::new(Frame::new("seek-gone", None, data))));
         }
         for seek in open.iter().filter(|s| !self.listed.contains(&s.id)) {
             let data = serde_json::to_vec(&seek.view(&self.base)).map_err(MatchError::Render)?;
-            self.ready.push_back(Item::Frame(Arc::new(Frame {
-                name: "seek",
-                id: None,
-                data,
-            })));
+            self.ready
+                .push_back(Item::Frame(Arc::new(Frame::new("seek", None, data))));
         }
         self.listed = open.iter().map(|s| s.id).collect();
         Ok(())

@@ -335,7 +335,7 @@ pub fn event_stream(feed: impl Live + 'static) -> HttpResponse {
     });
     let body = items.map(|item| {
         Ok::<_, std::convert::Infallible>(match item {
-            Item::Frame(frame) => web::Bytes::from(frame.sse()),
+            Item::Frame(frame) => frame.sse(),
             Item::KeepAlive => web::Bytes::from_static(b": keep-alive\n\n"),
         })
     });
