@@ -138,6 +138,9 @@ pub enum MatchError {
     /// No randomness for a secret.
     #[error(transparent)]
     NoRandomness(#[from] NoRandomness),
+    /// The operation panicked (a bug).
+    #[error("a match operation failed: {0}")]
+    Crashed(String),
 }
 
 impl From<GameError> for MatchError {

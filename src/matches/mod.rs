@@ -22,6 +22,7 @@ mod invite;
 mod live;
 pub mod lobby;
 mod moves;
+mod offload;
 pub mod presence;
 mod read;
 
@@ -32,6 +33,7 @@ pub use domain::{
 pub use error::{MatchError, Missing, Refused};
 pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
 pub use live::{Feed, Frame, Item, Live};
+pub use offload::offload;
 
 use sqlx::AnyConnection;
 

@@ -346,7 +346,7 @@ impl From<MatchError> for ApiError {
                 }),
             ),
             MatchError::Storage(e) => return e.into(),
-            e @ (MatchError::NoRandomness(_) | MatchError::Render(_)) => {
+            e @ (MatchError::NoRandomness(_) | MatchError::Render(_) | MatchError::Crashed(_)) => {
                 return ApiError::Internal(e.into())
             }
         };

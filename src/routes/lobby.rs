@@ -6,7 +6,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::matches::{created, event_stream, Service};
 use super::state::Base;
-use crate::matches::Token;
+use crate::matches::{offload, Token};
 use crate::problem::ApiError;
 use crate::wire::lobby::SeekRequest;
 
@@ -22,7 +22,7 @@ pub async fn seek(
     base: Base,
     body: web::Json<SeekRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (body, url) = s.seek(&body, &base.0).await?;
+    let (body, url) = offload(async move { s.seek(&body, &base.0).await }).await?;
     let mut res = HttpResponse::build(StatusCode::CREATED);
     res.content_type("application/json")
         .insert_header((header::CACHE_CONTROL, "no-store"));
@@ -35,7 +35,7 @@ pub async fn seek(
 /// `GET /v1/lobby`
 #[tracing::instrument(skip_all)]
 pub async fn list(Service(s): Service, base: Base) -> Result<HttpResponse, ApiError> {
-    let body = s.lobby(&base.0).await?;
+    let body = offload(async move { s.lobby(&base.0).await }).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .insert_header((header::CACHE_CONTROL, "no-store"))
@@ -69,8 +69,10 @@ pub async fn take(
     req: HttpRequest,
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome = s.take(seek_id(&req), &token, &base.0).await?;
-    Ok(created(&base.0, outcome))
+    let seek = seek_id(&req).to_owned();
+    let at = base.0.clone();
+    let outcome = offload(async move { s.take(&seek, &token, &base.0).await }).await?;
+    Ok(created(&at, outcome))
 }
 
 /// `POST /v1/lobby/seeks/{seek}/withdraw`: 204.
@@ -80,7 +82,8 @@ pub async fn withdraw(
     token: Token,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    s.withdraw_seek(seek_id(&req), &token).await?;
+    let seek = seek_id(&req).to_owned();
+    offload(async move { s.withdraw_seek(&seek, &token).await }).await?;
     Ok(HttpResponse::NoContent()
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .finish())

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use super::conditional::{self, version_tag};
 use super::state::Base;
 use crate::matches::{
-    Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token,
+    offload, Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token,
 };
 use crate::problem::ApiError;
 use crate::wire::matches::{CreateRequest, DeclineRequest, ForkRequest, JoinRequest};
@@ -189,8 +189,9 @@ pub async fn create(
     base: Base,
     body: web::Json<CreateRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome = s.create(&body, &base.0).await?;
-    Ok(created(&base.0, outcome))
+    let at = base.0.clone();
+    let outcome = offload(async move { s.create(&body, &base.0).await }).await?;
+    Ok(created(&at, outcome))
 }
 
 /// `GET /v1/matches/{id}`
@@ -201,7 +202,7 @@ pub async fn get(
     req: HttpRequest,
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome = s.get(id, &base.0).await?;
+    let outcome = offload(async move { s.get(id, &base.0).await }).await?;
     Ok(read(&req, outcome))
 }
 
@@ -212,24 +213,27 @@ pub async fn history(
     Id(id): Id,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome = s.history(id).await?;
+    let outcome = offload(async move { s.history(id).await }).await?;
     Ok(read(&req, outcome))
 }
 
 /// `POST /v1/matches/{id}/play`
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn play(w: SeatWrite, body: web::Json<PlayRequest>) -> Result<HttpResponse, ApiError> {
-    let outcome = w
-        .service
-        .play(w.id, &w.token, w.pre, &body.actions, &w.base)
-        .await?;
+    let outcome = offload(async move {
+        w.service
+            .play(w.id, &w.token, w.pre, &body.actions, &w.base)
+            .await
+    })
+    .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
 /// `POST /v1/matches/{id}/undo`: 200 when undone, 202 when offered.
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let (outcome, done) = w.service.undo(w.id, &w.token, w.pre, &w.base).await?;
+    let (outcome, done) =
+        offload(async move { w.service.undo(w.id, &w.token, w.pre, &w.base).await }).await?;
     let status = if done {
         StatusCode::OK
     } else {
@@ -250,17 +254,20 @@ pub async fn decline_undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
 
 #[tracing::instrument(skip_all, fields(id = %w.id, accept))]
 async fn answer_undo(w: SeatWrite, accept: bool) -> Result<HttpResponse, ApiError> {
-    let outcome = w
-        .service
-        .answer_undo(w.id, &w.token, w.pre, accept, &w.base)
-        .await?;
+    let outcome = offload(async move {
+        w.service
+            .answer_undo(w.id, &w.token, w.pre, accept, &w.base)
+            .await
+    })
+    .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
 /// `POST /v1/matches/{id}/resign`
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn resign(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let outcome = w.service.resign(w.id, &w.token, w.pre, &w.base).await?;
+    let outcome =
+        offload(async move { w.service.resign(w.id, &w.token, w.pre, &w.base).await }).await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
@@ -273,8 +280,9 @@ pub async fn fork(
     base: Base,
     OptionalJson(body): OptionalJson<ForkRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome = s.fork(id, &token, &body, &base.0).await?;
-    Ok(created(&base.0, outcome))
+    let at = base.0.clone();
+    let outcome = offload(async move { s.fork(id, &token, &body, &base.0).await }).await?;
+    Ok(created(&at, outcome))
 }
 
 /// `POST /v1/matches/{id}/join`: the invite in the body or the query.
@@ -286,8 +294,8 @@ pub async fn join(
     query: web::Query<JoinRequest>,
     OptionalJson(body): OptionalJson<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let invite = body.invite.as_deref().or(query.invite.as_deref());
-    let outcome = s.join(id, invite, &base.0).await?;
+    let invite = body.invite.or(query.into_inner().invite);
+    let outcome = offload(async move { s.join(id, invite.as_deref(), &base.0).await }).await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
@@ -350,17 +358,20 @@ pub fn event_stream(feed: impl Live + 'static) -> HttpResponse {
 /// `POST /v1/matches/{id}/invite`: new invites for the open seats.
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn invite(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let outcome = w.service.invite(w.id, &w.token, w.pre, &w.base).await?;
+    let outcome =
+        offload(async move { w.service.invite(w.id, &w.token, w.pre, &w.base).await }).await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
 /// `POST /v1/matches/{id}/invite/withdraw`
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn withdraw_invites(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let outcome = w
-        .service
-        .withdraw_invites(w.id, &w.token, w.pre, &w.base)
-        .await?;
+    let outcome = offload(async move {
+        w.service
+            .withdraw_invites(w.id, &w.token, w.pre, &w.base)
+            .await
+    })
+    .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
@@ -374,9 +385,11 @@ pub async fn decline_invite(
     query: web::Query<JoinRequest>,
     OptionalJson(body): OptionalJson<DeclineRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let invite = body.invite.as_deref().or(query.invite.as_deref());
-    let outcome = s
-        .decline_invite(id, invite, body.reason.as_deref(), &base.0)
-        .await?;
+    let invite = body.invite.or(query.into_inner().invite);
+    let outcome = offload(async move {
+        s.decline_invite(id, invite.as_deref(), body.reason.as_deref(), &base.0)
+            .await
+    })
+    .await?;
     Ok(answer(StatusCode::OK, outcome))
 }

@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use super::matches::{Id, Service};
 use super::state::Base;
 use crate::matches::{
-    Item, Live, MatchError, MatchId, Matches, Precondition, Secret, Token, Version,
+    offload, Item, Live, MatchError, MatchId, Matches, Precondition, Secret, Token, Version,
 };
 use crate::problem::ApiError;
 use crate::wire::live::ClientMessage;
@@ -167,6 +167,7 @@ impl Connection {
         // A command's view goes out as the event it makes; the ack carries
         // the status and version the HTTP endpoint would.
         let base = "";
+        let message_kind = message.command();
         let (status, outcome) = match message {
             ClientMessage::Auth { token, .. } => {
                 let token = Token(Some(Secret::presented(&token)));
@@ -179,27 +180,31 @@ impl Connection {
             }
             ClientMessage::Play {
                 actions, version, ..
-            } => (
-                200,
-                s.play(id, &self.token, pre(Some(version)), &actions, base)
-                    .await?,
-            ),
+            } => {
+                let token = self.token.clone();
+                let pre = pre(Some(version));
+                let outcome =
+                    offload(async move { s.play(id, &token, pre, &actions, base).await }).await?;
+                (200, outcome)
+            }
             ClientMessage::Undo { version, .. } => {
-                let (outcome, done) = s.undo(id, &self.token, pre(version), base).await?;
+                let (token, pre) = (self.token.clone(), pre(version));
+                let (outcome, done) =
+                    offload(async move { s.undo(id, &token, pre, base).await }).await?;
                 (if done { 200 } else { 202 }, outcome)
             }
-            ClientMessage::Accept { version, .. } => (
-                200,
-                s.answer_undo(id, &self.token, pre(version), true, base)
-                    .await?,
-            ),
-            ClientMessage::Decline { version, .. } => (
-                200,
-                s.answer_undo(id, &self.token, pre(version), false, base)
-                    .await?,
-            ),
+            ClientMessage::Accept { version, .. } | ClientMessage::Decline { version, .. } => {
+                let accept = matches!(message_kind, "accept");
+                let (token, pre) = (self.token.clone(), pre(version));
+                let outcome =
+                    offload(async move { s.answer_undo(id, &token, pre, accept, base).await })
+                        .await?;
+                (200, outcome)
+            }
             ClientMessage::Resign { version, .. } => {
-                (200, s.resign(id, &self.token, pre(version), base).await?)
+                let (token, pre) = (self.token.clone(), pre(version));
+                let outcome = offload(async move { s.resign(id, &token, pre, base).await }).await?;
+                (200, outcome)
             }
         };
         Ok(serde_json::json!({ "status": status, "version": outcome.version.get() }))
