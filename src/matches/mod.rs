@@ -33,7 +33,7 @@ pub use domain::{
 pub use error::{MatchError, Missing, Refused};
 pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
 pub use live::{Feed, Frame, Item, Live};
-pub use offload::offload;
+pub use offload::Runner;
 
 use sqlx::AnyConnection;
 
@@ -134,6 +134,14 @@ impl Matches {
         crate::storage::matches::load(conn, id)
             .await?
             .ok_or(MatchError::UnknownMatch(id))
+    }
+
+    /// Where this service's operations run (see [`Runner`]).
+    pub fn runner(&self) -> Runner {
+        match self.db.backend() {
+            crate::storage::Backend::Sqlite => Runner::Apart,
+            crate::storage::Backend::Postgres => Runner::Here,
+        }
     }
 
     /// The seat of match `id` whose token is `token`.

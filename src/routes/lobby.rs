@@ -6,7 +6,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use super::matches::{created, event_stream, Service};
 use super::state::Base;
-use crate::matches::{offload, Token};
+use crate::matches::Token;
 use crate::problem::ApiError;
 use crate::wire::lobby::SeekRequest;
 
@@ -22,7 +22,10 @@ pub async fn seek(
     base: Base,
     body: web::Json<SeekRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (body, url) = offload(async move { s.seek(&body, &base.0).await }).await?;
+    let (body, url) = s
+        .runner()
+        .run(async move { s.seek(&body, &base.0).await })
+        .await?;
     let mut res = HttpResponse::build(StatusCode::CREATED);
     res.content_type("application/json")
         .insert_header((header::CACHE_CONTROL, "no-store"));
@@ -35,7 +38,10 @@ pub async fn seek(
 /// `GET /v1/lobby`
 #[tracing::instrument(skip_all)]
 pub async fn list(Service(s): Service, base: Base) -> Result<HttpResponse, ApiError> {
-    let body = offload(async move { s.lobby(&base.0).await }).await?;
+    let body = s
+        .runner()
+        .run(async move { s.lobby(&base.0).await })
+        .await?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .insert_header((header::CACHE_CONTROL, "no-store"))
@@ -71,7 +77,10 @@ pub async fn take(
 ) -> Result<HttpResponse, ApiError> {
     let seek = seek_id(&req).to_owned();
     let at = base.0.clone();
-    let outcome = offload(async move { s.take(&seek, &token, &base.0).await }).await?;
+    let outcome = s
+        .runner()
+        .run(async move { s.take(&seek, &token, &base.0).await })
+        .await?;
     Ok(created(&at, outcome))
 }
 
@@ -83,7 +92,9 @@ pub async fn withdraw(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let seek = seek_id(&req).to_owned();
-    offload(async move { s.withdraw_seek(&seek, &token).await }).await?;
+    s.runner()
+        .run(async move { s.withdraw_seek(&seek, &token).await })
+        .await?;
     Ok(HttpResponse::NoContent()
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .finish())

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use super::conditional::{self, version_tag};
 use super::state::Base;
 use crate::matches::{
-    offload, Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token,
+    Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token,
 };
 use crate::problem::ApiError;
 use crate::wire::matches::{CreateRequest, DeclineRequest, ForkRequest, JoinRequest};
@@ -190,7 +190,10 @@ pub async fn create(
     body: web::Json<CreateRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let at = base.0.clone();
-    let outcome = offload(async move { s.create(&body, &base.0).await }).await?;
+    let outcome = s
+        .runner()
+        .run(async move { s.create(&body, &base.0).await })
+        .await?;
     Ok(created(&at, outcome))
 }
 
@@ -202,7 +205,10 @@ pub async fn get(
     req: HttpRequest,
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome = offload(async move { s.get(id, &base.0).await }).await?;
+    let outcome = s
+        .runner()
+        .run(async move { s.get(id, &base.0).await })
+        .await?;
     Ok(read(&req, outcome))
 }
 
@@ -213,27 +219,33 @@ pub async fn history(
     Id(id): Id,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome = offload(async move { s.history(id).await }).await?;
+    let outcome = s.runner().run(async move { s.history(id).await }).await?;
     Ok(read(&req, outcome))
 }
 
 /// `POST /v1/matches/{id}/play`
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn play(w: SeatWrite, body: web::Json<PlayRequest>) -> Result<HttpResponse, ApiError> {
-    let outcome = offload(async move {
-        w.service
-            .play(w.id, &w.token, w.pre, &body.actions, &w.base)
-            .await
-    })
-    .await?;
+    let outcome = w
+        .service
+        .runner()
+        .run(async move {
+            w.service
+                .play(w.id, &w.token, w.pre, &body.actions, &w.base)
+                .await
+        })
+        .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
 /// `POST /v1/matches/{id}/undo`: 200 when undone, 202 when offered.
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let (outcome, done) =
-        offload(async move { w.service.undo(w.id, &w.token, w.pre, &w.base).await }).await?;
+    let (outcome, done) = w
+        .service
+        .runner()
+        .run(async move { w.service.undo(w.id, &w.token, w.pre, &w.base).await })
+        .await?;
     let status = if done {
         StatusCode::OK
     } else {
@@ -254,20 +266,26 @@ pub async fn decline_undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
 
 #[tracing::instrument(skip_all, fields(id = %w.id, accept))]
 async fn answer_undo(w: SeatWrite, accept: bool) -> Result<HttpResponse, ApiError> {
-    let outcome = offload(async move {
-        w.service
-            .answer_undo(w.id, &w.token, w.pre, accept, &w.base)
-            .await
-    })
-    .await?;
+    let outcome = w
+        .service
+        .runner()
+        .run(async move {
+            w.service
+                .answer_undo(w.id, &w.token, w.pre, accept, &w.base)
+                .await
+        })
+        .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
 /// `POST /v1/matches/{id}/resign`
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn resign(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let outcome =
-        offload(async move { w.service.resign(w.id, &w.token, w.pre, &w.base).await }).await?;
+    let outcome = w
+        .service
+        .runner()
+        .run(async move { w.service.resign(w.id, &w.token, w.pre, &w.base).await })
+        .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
@@ -281,7 +299,10 @@ pub async fn fork(
     OptionalJson(body): OptionalJson<ForkRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let at = base.0.clone();
-    let outcome = offload(async move { s.fork(id, &token, &body, &base.0).await }).await?;
+    let outcome = s
+        .runner()
+        .run(async move { s.fork(id, &token, &body, &base.0).await })
+        .await?;
     Ok(created(&at, outcome))
 }
 
@@ -295,7 +316,10 @@ pub async fn join(
     OptionalJson(body): OptionalJson<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let invite = body.invite.or(query.into_inner().invite);
-    let outcome = offload(async move { s.join(id, invite.as_deref(), &base.0).await }).await?;
+    let outcome = s
+        .runner()
+        .run(async move { s.join(id, invite.as_deref(), &base.0).await })
+        .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
@@ -358,20 +382,26 @@ pub fn event_stream(feed: impl Live + 'static) -> HttpResponse {
 /// `POST /v1/matches/{id}/invite`: new invites for the open seats.
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn invite(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let outcome =
-        offload(async move { w.service.invite(w.id, &w.token, w.pre, &w.base).await }).await?;
+    let outcome = w
+        .service
+        .runner()
+        .run(async move { w.service.invite(w.id, &w.token, w.pre, &w.base).await })
+        .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
 /// `POST /v1/matches/{id}/invite/withdraw`
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn withdraw_invites(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let outcome = offload(async move {
-        w.service
-            .withdraw_invites(w.id, &w.token, w.pre, &w.base)
-            .await
-    })
-    .await?;
+    let outcome = w
+        .service
+        .runner()
+        .run(async move {
+            w.service
+                .withdraw_invites(w.id, &w.token, w.pre, &w.base)
+                .await
+        })
+        .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
 
@@ -386,10 +416,12 @@ pub async fn decline_invite(
     OptionalJson(body): OptionalJson<DeclineRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let invite = body.invite.or(query.into_inner().invite);
-    let outcome = offload(async move {
-        s.decline_invite(id, invite.as_deref(), body.reason.as_deref(), &base.0)
-            .await
-    })
-    .await?;
+    let outcome = s
+        .runner()
+        .run(async move {
+            s.decline_invite(id, invite.as_deref(), body.reason.as_deref(), &base.0)
+                .await
+        })
+        .await?;
     Ok(answer(StatusCode::OK, outcome))
 }

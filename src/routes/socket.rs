@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use super::matches::{Id, Service};
 use super::state::Base;
 use crate::matches::{
-    offload, Item, Live, MatchError, MatchId, Matches, Precondition, Secret, Token, Version,
+    Item, Live, MatchError, MatchId, Matches, Precondition, Secret, Token, Version,
 };
 use crate::problem::ApiError;
 use crate::wire::live::ClientMessage;
@@ -183,27 +183,35 @@ impl Connection {
             } => {
                 let token = self.token.clone();
                 let pre = pre(Some(version));
-                let outcome =
-                    offload(async move { s.play(id, &token, pre, &actions, base).await }).await?;
+                let outcome = s
+                    .runner()
+                    .run(async move { s.play(id, &token, pre, &actions, base).await })
+                    .await?;
                 (200, outcome)
             }
             ClientMessage::Undo { version, .. } => {
                 let (token, pre) = (self.token.clone(), pre(version));
-                let (outcome, done) =
-                    offload(async move { s.undo(id, &token, pre, base).await }).await?;
+                let (outcome, done) = s
+                    .runner()
+                    .run(async move { s.undo(id, &token, pre, base).await })
+                    .await?;
                 (if done { 200 } else { 202 }, outcome)
             }
             ClientMessage::Accept { version, .. } | ClientMessage::Decline { version, .. } => {
                 let accept = matches!(message_kind, "accept");
                 let (token, pre) = (self.token.clone(), pre(version));
-                let outcome =
-                    offload(async move { s.answer_undo(id, &token, pre, accept, base).await })
-                        .await?;
+                let outcome = s
+                    .runner()
+                    .run(async move { s.answer_undo(id, &token, pre, accept, base).await })
+                    .await?;
                 (200, outcome)
             }
             ClientMessage::Resign { version, .. } => {
                 let (token, pre) = (self.token.clone(), pre(version));
-                let outcome = offload(async move { s.resign(id, &token, pre, base).await }).await?;
+                let outcome = s
+                    .runner()
+                    .run(async move { s.resign(id, &token, pre, base).await })
+                    .await?;
                 (200, outcome)
             }
         };
