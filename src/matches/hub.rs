@@ -239,3 +239,45 @@ async fn announce(url: String, mut pending: mpsc::Receiver<Signal>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signals_round_trip_through_their_payloads() {
+        let id: MatchId = "1bd60e27-c383-4edc-8f73-622531a147e5".parse().unwrap();
+        for signal in [
+            Signal::Match(id, Version::new(7)),
+            Signal::Presence(id),
+            Signal::Lobby,
+        ] {
+            assert_eq!(Signal::parse(&signal.payload()), Some(signal));
+        }
+        for junk in [
+            "",
+            "p:",
+            "p:x",
+            "7",
+            "x:7",
+            "1bd60e27-c383-4edc-8f73-622531a147e5:x",
+        ] {
+            assert_eq!(Signal::parse(junk), None, "{junk:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_write_wakes_only_its_own_match() {
+        let hub = Hub::default();
+        let a: MatchId = "1bd60e27-c383-4edc-8f73-622531a147e5".parse().unwrap();
+        let b: MatchId = "0b8e5c3e-9c2d-4e8f-a1b2-3c4d5e6f7a8b".parse().unwrap();
+        let mut on_a = hub.subscribe(a);
+        let mut lobby = hub.subscribe_lobby();
+        hub.publish(Signal::Match(b, Version::new(2)));
+        hub.publish(Signal::Presence(a));
+        hub.publish(Signal::Lobby);
+        assert_eq!(on_a.try_recv().ok(), Some(Signal::Presence(a)));
+        assert!(on_a.try_recv().is_err(), "b's write is not a's");
+        assert_eq!(lobby.try_recv().ok(), Some(Signal::Lobby));
+    }
+}

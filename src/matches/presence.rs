@@ -249,3 +249,25 @@ impl Presence {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Tally;
+
+    #[test]
+    fn only_the_last_departure_ends_a_hold() {
+        let mut t = Tally::default();
+        assert!(t.arrive('a'));
+        assert!(!t.arrive('a'), "a second stream is not an arrival");
+        assert_eq!(t.leave('a'), None, "one stream is still open");
+        let first = t.leave('a').expect("the last stream left");
+        // Back within the grace period, and gone again: only the later
+        // departure may end the hold.
+        assert!(t.arrive('a'));
+        let second = t.leave('a').expect("left again");
+        assert!(!t.gone('a', first));
+        assert!(t.gone('a', second));
+        assert!(t.is_empty());
+        assert_eq!(t.leave('b'), None, "never held");
+    }
+}
