@@ -374,12 +374,7 @@ impl From<NotAWebSocket> for ApiError {
 
 impl From<BadLastEventId> for ApiError {
     fn from(e: BadLastEventId) -> ApiError {
-        Problem::with(
-            ProblemKind::InvalidField,
-            e.to_string(),
-            field("Last-Event-ID"),
-        )
-        .into()
+        Problem::with(ProblemKind::InvalidField, e.to_string(), field(e.field)).into()
     }
 }
 

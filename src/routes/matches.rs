@@ -325,8 +325,46 @@ pub async fn join(
 
 /// A `Last-Event-ID` that is not a match version.
 #[derive(Debug, thiserror::Error)]
-#[error("Last-Event-ID {0:?} is not a match version (the `id:` of an event, such as 7)")]
-pub struct BadLastEventId(pub String);
+#[error("{field} {given:?} is not a match version (the `id:` of an event, such as 7)")]
+pub struct BadLastEventId {
+    /// Where it was sent: the header, or the query parameter.
+    pub field: &'static str,
+    /// What was sent.
+    pub given: String,
+}
+
+/// The last event a client saw: the `Last-Event-ID` header, or the
+/// `last_event_id` query parameter (which a browser's WebSocket, unable to
+/// send headers, can use).
+pub struct LastEventId(pub Option<crate::matches::Version>);
+
+impl LastEventId {
+    /// Reads it from a request.
+    ///
+    /// # Errors
+    ///
+    /// [`BadLastEventId`] for a value that is not a version.
+    pub fn read(req: &HttpRequest) -> Result<LastEventId, BadLastEventId> {
+        let parse = |field: &'static str, text: &str| {
+            text.trim().parse().map_err(|_| BadLastEventId {
+                field,
+                given: text.to_owned(),
+            })
+        };
+        if let Some(v) = req.headers().get("last-event-id") {
+            let text = String::from_utf8_lossy(v.as_bytes());
+            return parse("Last-Event-ID", &text).map(|v| LastEventId(Some(v)));
+        }
+        let query =
+            web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
+                .map(web::Query::into_inner)
+                .unwrap_or_default();
+        match query.get("last_event_id") {
+            Some(text) => parse("last_event_id", text).map(|v| LastEventId(Some(v))),
+            None => Ok(LastEventId(None)),
+        }
+    }
+}
 
 /// `GET /v1/matches/{id}/events`: the match's live events, as Server-Sent
 /// Events; `Last-Event-ID` resumes after the event it names. With a seat
@@ -339,17 +377,7 @@ pub async fn events(
     req: HttpRequest,
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
-    let last = match req.headers().get("last-event-id") {
-        None => None,
-        Some(v) => Some(
-            v.to_str()
-                .ok()
-                .and_then(|t| t.trim().parse().ok())
-                .ok_or_else(|| {
-                    BadLastEventId(String::from_utf8_lossy(v.as_bytes()).into_owned())
-                })?,
-        ),
-    };
+    let LastEventId(last) = LastEventId::read(&req)?;
     let held = match token.0 {
         Some(_) => Some(s.hold(id, s.authenticate(id, &token).await?).await?),
         None => None,

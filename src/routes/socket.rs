@@ -1,6 +1,7 @@
 //! `GET /v1/matches/{id}/ws`: a match's live events over a WebSocket, and
 //! the seat's commands the other way. The socket starts with a `sync` event
-//! (the whole match view), then sends every event as it is written; a
+//! (the whole match view), or with the events after `?last_event_id=`, then
+//! sends every event as it is written; a
 //! client authenticates with `{"type": "auth", "token": …}` (the token never
 //! goes in the URL) and then sends `play`, `undo`, `accept`, `decline`,
 //! `resign`. Each command is answered with an `ack` or the `problem` the
@@ -14,7 +15,7 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::matches::{Id, Service};
+use super::matches::{Id, LastEventId, Service};
 use super::state::Base;
 use crate::matches::{
     Item, Live, MatchError, MatchId, Matches, Precondition, Secret, Token, Version,
@@ -44,7 +45,8 @@ pub async fn socket(
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
     // The match is read before the upgrade: an unknown one is a 404 problem.
-    let feed = s.feed(id, None, base.0, None).await?;
+    let LastEventId(last) = LastEventId::read(&req)?;
+    let feed = s.feed(id, last, base.0, None).await?;
     let (response, session, messages) =
         actix_ws::handle(&req, body).map_err(|e| NotAWebSocket(e.to_string()))?;
     let messages = messages

@@ -30,10 +30,11 @@ const WAIT: Duration = Duration::from_secs(10);
 
 impl Socket {
     async fn open(app: &TestApp, id: &str) -> Socket {
-        let url = format!(
-            "{}/v1/matches/{id}/ws",
-            app.base.replace("http://", "ws://")
-        );
+        Socket::at(app, &format!("/v1/matches/{id}/ws")).await
+    }
+
+    async fn at(app: &TestApp, path: &str) -> Socket {
+        let url = format!("{}{path}", app.base.replace("http://", "ws://"));
         let (ws, res) = tokio_tungstenite::connect_async(url)
             .await
             .expect("the socket opens");
@@ -427,7 +428,29 @@ fn online(view: &Value, seat: &str) -> Value {
         .expect("the seat is shown")
 }
 
+async fn a_socket_resumes_after_the_last_event_it_saw(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, red, black) = duel(&app).await;
+    for (token, action) in [(&red, "h2e2"), (&black, "h9g7"), (&red, "b0c2")] {
+        play(&app, &id, token, json!([action])).await;
+    }
+    // Saw version 3 (red's first move): gets the two moves after it.
+    let mut s = Socket::at(&app, &format!("/v1/matches/{id}/ws?last_event_id=3")).await;
+    for (version, action) in [(4, "h9g7"), (5, "b0c2")] {
+        let e = s.event().await;
+        assert_eq!((&e["event"], &e["id"]), (&json!("move"), &json!(version)));
+        assert_eq!(e["data"]["moves"][0]["action"], action);
+    }
+    let res = app
+        .get(&format!("/v1/matches/{id}/ws?last_event_id=soon"))
+        .await;
+    assert_eq!(res.problem(400, "invalid-field")["field"], "last_event_id");
+}
+
 on_both_backends!(
+    a_socket_resumes_after_the_last_event_it_saw,
     a_duel_played_over_websockets,
     commands_are_refused_as_over_http,
     malformed_frames_close_the_socket,
