@@ -17,8 +17,10 @@ pub struct Settings {
     )]
     pub addr: SocketAddr,
 
-    /// Base of the share URLs in state views (e.g. `https://qipan.example`).
-    /// When unset, each URL is built from the request's scheme and Host.
+    /// Base of the share URLs in state views (e.g. `https://qipan.example`):
+    /// an http or https URL with a host and nothing after it; the service
+    /// does not start with anything else. When unset, each URL is built
+    /// from the request's scheme and Host.
     #[arg(long, global = true, env = "QIPAN_PUBLIC_URL")]
     pub public_url: Option<String>,
 

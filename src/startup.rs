@@ -40,6 +40,9 @@ impl Application {
     /// When the database cannot be opened or migrated, or the address
     /// cannot be bound: the service does not start half-working.
     pub async fn build(settings: Settings) -> anyhow::Result<Application> {
+        if let Some(url) = &settings.public_url {
+            check_public_url(url)?;
+        }
         let database = match settings.database() {
             Some(db) => Some(
                 Database::connect(&db)
@@ -277,6 +280,32 @@ fn lobby_routes() -> actix_web::Scope {
         ))
 }
 
+/// Refuses a `--public-url` that is not the base of a URL: an `http` or
+/// `https` scheme and a host, with no path beyond `/`, no query and no
+/// fragment (share URLs are built by appending to it).
+fn check_public_url(url: &str) -> anyhow::Result<()> {
+    let refuse = |why: &str| {
+        anyhow::anyhow!(
+            "--public-url {url:?} {why}: give the service's base URL, such as https://qipan.example"
+        )
+    };
+    let uri: actix_web::http::Uri = url.parse().map_err(|_| refuse("is not a URL"))?;
+    match uri.scheme_str() {
+        Some("http" | "https") => {}
+        _ => return Err(refuse("does not start with http:// or https://")),
+    }
+    if uri.host().is_none_or(str::is_empty) {
+        return Err(refuse("has no host"));
+    }
+    if uri.query().is_some() || url.contains('#') {
+        return Err(refuse("has a query or a fragment"));
+    }
+    if !matches!(uri.path(), "" | "/") {
+        return Err(refuse("has a path"));
+    }
+    Ok(())
+}
+
 /// A database URL fit for logs: without its password.
 fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
@@ -299,4 +328,32 @@ fn game_routes(scope: actix_web::Scope) -> actix_web::Scope {
         .service(resource("/{code}", GET, get().to(state::read)))
         .service(resource("/{code}/play", POST, web::post().to(state::play)))
         .service(resource("/{code}/export", GET, get().to(state::export)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_public_url;
+
+    #[test]
+    fn a_public_url_is_the_base_of_a_url() {
+        for ok in [
+            "https://qipan.example",
+            "https://qipan.example/",
+            "http://127.0.0.1:8080",
+        ] {
+            assert!(check_public_url(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "not-a-url",
+            "qipan.example",
+            "ftp://qipan.example",
+            "https://",
+            "https://qipan.example/app",
+            "https://qipan.example/?x=1",
+            "https://qipan.example#top",
+            "https://qipan example",
+        ] {
+            assert!(check_public_url(bad).is_err(), "{bad}");
+        }
+    }
 }

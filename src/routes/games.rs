@@ -1,8 +1,10 @@
 //! `GET /v1/games`: the games, their variants, action syntax and formats.
+//! It describes the running service, so it is cached for minutes, not
+//! forever: a deploy that adds a variant shows.
 
 use actix_web::{HttpRequest, HttpResponse};
 
-use super::immutable_json;
+use super::revalidated_json;
 use crate::problem::ApiError;
 
 /// Lists the games.
@@ -13,5 +15,5 @@ use crate::problem::ApiError;
 pub async fn list(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let body =
         serde_json::to_vec(&crate::games::list()).map_err(|e| ApiError::Internal(e.into()))?;
-    Ok(immutable_json(&req, body))
+    Ok(revalidated_json(&req, body))
 }

@@ -47,13 +47,30 @@ impl Rendered {
 
 const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
 
+/// How long a description of the service itself (the games list) may be
+/// served from a cache before it is asked again: a deploy that adds a
+/// variant shows within minutes.
+const DESCRIPTION: HeaderValue = HeaderValue::from_static("public, max-age=300");
+
 /// A response that is a pure function of its request: strong `ETag`,
 /// cacheable forever, and `304 Not Modified` when the client has it.
 pub fn immutable(req: &HttpRequest, rendered: Rendered) -> HttpResponse {
+    cached(req, rendered, IMMUTABLE)
+}
+
+/// A response about the running service (which a deploy may change):
+/// strong `ETag`, cacheable for five minutes, then revalidated.
+pub fn revalidated_json(req: &HttpRequest, body: impl Into<Bytes>) -> HttpResponse {
+    cached(req, Rendered::new(body), DESCRIPTION)
+}
+
+/// A JSON answer with its entity tag and caching policy, or `304` when
+/// the client has it.
+fn cached(req: &HttpRequest, rendered: Rendered, policy: HeaderValue) -> HttpResponse {
     if conditional::client_has(req, &rendered.etag) {
         return HttpResponse::NotModified()
             .insert_header((header::ETAG, rendered.etag_header))
-            .insert_header((header::CACHE_CONTROL, IMMUTABLE))
+            .insert_header((header::CACHE_CONTROL, policy))
             .finish();
     }
     HttpResponse::Ok()
@@ -62,7 +79,7 @@ pub fn immutable(req: &HttpRequest, rendered: Rendered) -> HttpResponse {
             HeaderValue::from_static("application/json"),
         ))
         .insert_header((header::ETAG, rendered.etag_header))
-        .insert_header((header::CACHE_CONTROL, IMMUTABLE))
+        .insert_header((header::CACHE_CONTROL, policy))
         .body(rendered.body)
 }
 

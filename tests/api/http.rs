@@ -5,10 +5,23 @@ use reqwest::Method;
 use crate::helpers::{spawn_app, START};
 
 #[tokio::test]
+async fn the_games_list_is_revalidated_after_minutes_not_cached_forever() {
+    let app = spawn_app().await;
+    let res = app.get("/v1/games").await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.header("cache-control"), Some("public, max-age=300"));
+    let etag = res.header("etag").expect("etag").to_owned();
+    let again = app
+        .request(Method::GET, "/v1/games", &[("if-none-match", &etag)], None)
+        .await;
+    assert_eq!((again.status, again.body.len()), (304, 0));
+    assert_eq!(again.header("cache-control"), Some("public, max-age=300"));
+}
+
+#[tokio::test]
 async fn reads_are_immutable_with_a_strong_etag_and_304() {
     let app = spawn_app().await;
     for path in [
-        "/v1/games".to_owned(),
         "/v1/xiangqi/start".to_owned(),
         format!("/v1/xiangqi/{START}"),
         format!("/v1/xiangqi/{START}/export"),
@@ -133,4 +146,15 @@ async fn the_view_cache_changes_nothing_but_speed() {
             .replace(base, "")
     };
     assert_eq!(strip(&first, &cached.base), strip(&plain, &uncached.base));
+}
+
+#[tokio::test]
+async fn the_service_does_not_start_with_a_public_url_that_is_no_base_url() {
+    let mut settings = qipan::configuration::Settings::for_tests();
+    settings.public_url = Some("qipan.example/app".to_owned());
+    let err = qipan::startup::Application::build(settings)
+        .await
+        .err()
+        .expect("refused");
+    assert!(format!("{err:#}").contains("--public-url"), "{err:#}");
 }
