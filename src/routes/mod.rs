@@ -5,6 +5,7 @@
 pub mod conditional;
 pub mod docs;
 pub mod games;
+pub mod head;
 pub mod health;
 pub mod lobby;
 pub mod matches;

@@ -158,3 +158,58 @@ async fn the_service_does_not_start_with_a_public_url_that_is_no_base_url() {
         .expect("refused");
     assert!(format!("{err:#}").contains("--public-url"), "{err:#}");
 }
+
+/// A HEAD pipelined before another request is answered without a body,
+/// whatever its route (a match read waits on the database, so it is
+/// answered after the next request has been read).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pipelined_head_never_carries_a_body() {
+    use std::io::{Read, Write};
+
+    let Some(app) = crate::db::spawn_match_app(crate::db::Backend::Sqlite).await else {
+        return;
+    };
+    let created = app
+        .post_json("/v1/matches", &serde_json::json!({ "game": "gomoku" }))
+        .await
+        .json();
+    let id = created["id"].as_str().expect("id").to_owned();
+    let addr = app.base.trim_start_matches("http://").to_owned();
+    for path in [
+        format!("/v1/matches/{id}"),
+        format!("/v1/matches/{id}/history"),
+        format!("/v1/matches/{id}/events"),
+        "/v1/xiangqi/start".to_owned(),
+        "/v1/games".to_owned(),
+        "/v1/nope".to_owned(),
+    ] {
+        let addr = addr.clone();
+        let answer = tokio::task::spawn_blocking(move || {
+            let mut s = std::net::TcpStream::connect(&addr).expect("connects");
+            s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .expect("timeout");
+            write!(
+                s,
+                "HEAD {path} HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+            )
+            .expect("sent");
+            let mut got = Vec::new();
+            let mut buf = [0u8; 65536];
+            while !String::from_utf8_lossy(&got).contains("\"status\"") {
+                match s.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => got.extend_from_slice(&buf[..n]),
+                }
+            }
+            (path, String::from_utf8_lossy(&got).into_owned())
+        })
+        .await
+        .expect("the client ran");
+        let (path, text) = answer;
+        let end = text.find("\r\n\r\n").expect("a first answer");
+        assert!(
+            text[end + 4..].starts_with("HTTP/1.1 200"),
+            "HEAD {path} sent a body: {text}"
+        );
+    }
+}
