@@ -11,9 +11,9 @@ RUN cargo chef prepare --recipe-path recipe.json
 
 FROM chef AS builder
 COPY --from=planner /app/recipe.json recipe.json
-RUN cargo chef cook --release --recipe-path recipe.json
+RUN cargo chef cook --release --locked --recipe-path recipe.json
 COPY . .
-RUN cargo build --release --bin qipan
+RUN cargo build --release --locked --bin qipan
 
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
@@ -27,4 +27,8 @@ WORKDIR /data
 VOLUME /data
 ENV QIPAN_ADDR=0.0.0.0:8080 RUST_LOG=info
 EXPOSE 8080
+# `qipan healthcheck` asks the running service for /healthz: the image needs
+# nothing else to run it.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+    CMD ["/usr/local/bin/qipan", "healthcheck"]
 ENTRYPOINT ["/usr/local/bin/qipan"]

@@ -74,3 +74,50 @@ pub fn perft(args: &PerftArgs, out: &mut impl Write) -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+/// `qipan healthcheck`: asks the service at `addr` for `/healthz` (the
+/// loopback address when it listens on every interface) and succeeds when it
+/// answers 200 within `timeout` — what a container's HEALTHCHECK runs, with
+/// nothing else installed in the image.
+///
+/// # Errors
+///
+/// When the service cannot be reached, does not answer in time, or answers
+/// anything but 200.
+pub fn healthcheck(addr: std::net::SocketAddr, timeout: std::time::Duration) -> anyhow::Result<()> {
+    use std::io::Read;
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
+
+    let target = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port())
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv6Addr::LOCALHOST.into(), addr.port())
+        }
+        _ => addr,
+    };
+    let mut stream = TcpStream::connect_timeout(&target, timeout)
+        .with_context(|| format!("connecting to {target}"))?;
+    stream.set_read_timeout(Some(timeout))?;
+    stream.set_write_timeout(Some(timeout))?;
+    write!(
+        stream,
+        "GET /healthz HTTP/1.1\r\nHost: {target}\r\nConnection: close\r\n\r\n"
+    )?;
+    let mut answer = Vec::new();
+    stream
+        .take(64 * 1024)
+        .read_to_end(&mut answer)
+        .with_context(|| format!("reading the answer of {target}"))?;
+    let status = String::from_utf8_lossy(&answer)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    if status.starts_with("HTTP/1.1 200") {
+        Ok(())
+    } else {
+        bail!("{target}/healthz answered {status:?}")
+    }
+}

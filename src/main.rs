@@ -24,6 +24,9 @@ enum Command {
     Serve,
     /// Count the leaf nodes of the move tree of a position.
     Perft(PerftArgs),
+    /// Exit 0 when the service at --addr answers /healthz with 200 (for a
+    /// container HEALTHCHECK).
+    Healthcheck,
 }
 
 #[actix_web::main]
@@ -31,6 +34,9 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft(args)) => qipan::cli::perft(&args, &mut std::io::stdout()),
+        Some(Command::Healthcheck) => {
+            qipan::cli::healthcheck(cli.settings.addr, std::time::Duration::from_secs(3))
+        }
         None | Some(Command::Serve) => {
             qipan::telemetry::init();
             let app = Application::build(cli.settings).await?;

@@ -213,3 +213,23 @@ async fn a_pipelined_head_never_carries_a_body() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_healthcheck_command_asks_the_running_service() {
+    let app = spawn_app().await;
+    let addr: std::net::SocketAddr = app
+        .base
+        .trim_start_matches("http://")
+        .parse()
+        .expect("an address");
+    let timeout = std::time::Duration::from_secs(3);
+    let up = tokio::task::spawn_blocking(move || qipan::cli::healthcheck(addr, timeout))
+        .await
+        .expect("ran");
+    assert!(up.is_ok(), "{up:?}");
+    app.stop().await;
+    let down = tokio::task::spawn_blocking(move || qipan::cli::healthcheck(addr, timeout))
+        .await
+        .expect("ran");
+    assert!(down.is_err(), "a stopped service is not healthy");
+}
