@@ -293,13 +293,24 @@ pub fn play(
     batch: Batch,
     base: &str,
 ) -> Result<Played, GameError> {
+    check_batch(actions)?;
+    qipan_rules::with_position!(pos, p => play_batch(p, actions, batch, base))
+}
+
+/// Refuses a batch that is empty or longer than [`MAX_ACTIONS`]: what the
+/// request says, checked before anything else is read.
+///
+/// # Errors
+///
+/// [`GameError::EmptyBatch`], [`GameError::BatchTooLong`].
+pub fn check_batch(actions: &[String]) -> Result<(), GameError> {
     if actions.is_empty() {
         return Err(GameError::EmptyBatch);
     }
     if actions.len() > MAX_ACTIONS {
         return Err(GameError::BatchTooLong { len: actions.len() });
     }
-    qipan_rules::with_position!(pos, p => play_batch(p, actions, batch, base))
+    Ok(())
 }
 
 fn play_batch<G: GameApi>(

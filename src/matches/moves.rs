@@ -30,6 +30,9 @@ impl Matches {
         actions: &[String],
         base: &str,
     ) -> Result<Outcome, MatchError> {
+        // A batch that can never be played is refused before the match is
+        // read (a stale `If-Match` on it is beside the point).
+        games::check_batch(actions)?;
         let mut conn = self.db.acquire().await?;
         let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
         // On SQLite the one connection is not held while the rules run (the

@@ -309,6 +309,19 @@ async fn refusals_name_what_is_wrong(backend: Backend) {
     let Some(app) = spawn_match_app(backend).await else {
         return;
     };
+    // An empty batch is refused for what it is, whatever If-Match says.
+    let (red, _) = created(&app, json!({ "game": "xiangqi" })).await;
+    let p = post(
+        &app,
+        &red.id,
+        "play",
+        Some(&red.token),
+        Some("\"9\""),
+        Some(json!({ "actions": [] })),
+    )
+    .await
+    .problem(400, "invalid-field");
+    assert_eq!(p["field"], "actions");
     // Creation.
     let p = create(&app, json!({ "game": "chess" }))
         .await
