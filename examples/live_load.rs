@@ -62,6 +62,9 @@
 //! `scripts/live-loadtest.sh` builds this, starts the server and runs all
 //! three.
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -72,6 +75,7 @@ use clap::{Parser, Subcommand};
 use futures_util::StreamExt;
 use reqwest::header::{AUTHORIZATION, IF_MATCH};
 use reqwest::{Client, Response};
+use rng::Rng;
 use serde_json::{json, Value};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinHandle;
@@ -156,30 +160,6 @@ enum Test {
         #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
         drain: Duration,
     },
-}
-
-/// xorshift64*: enough to pick among four moves, and reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        // Any seed but 0; splitmix64 spreads neighbouring seeds apart.
-        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// A match as its player sees it.

@@ -21,6 +21,9 @@
 //! plays answered between the end of the warm-up and the end of the run are
 //! counted; match creations and failed plays are not moves.
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -28,6 +31,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use reqwest::header::{AUTHORIZATION, IF_MATCH};
 use reqwest::{Client, Response};
+use rng::Rng;
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -75,30 +79,6 @@ struct Args {
     /// A name for this run, copied into the JSON line.
     #[arg(long, default_value = "")]
     label: String,
-}
-
-/// xorshift64*: enough to pick among four moves, and reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        // Any seed but 0; splitmix64 spreads neighbouring seeds apart.
-        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Where a loop's game stands.
