@@ -52,6 +52,12 @@ pub struct Settings {
     #[arg(long, global = true, env = "QIPAN_DATABASE_TIMEOUT", default_value = "5s", value_parser = humantime::parse_duration)]
     pub database_timeout: Duration,
 
+    /// How long a request's body may take to arrive, from the start of the
+    /// request (e.g. `10s`); past it the answer is 408 and the connection
+    /// is closed.
+    #[arg(long, global = true, env = "QIPAN_BODY_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
+    pub body_timeout: Duration,
+
     /// How long a seat stays online after its last stream closes, so that a
     /// page reload does not show it leaving (e.g. `5s`).
     #[arg(long, global = true, env = "QIPAN_PRESENCE_GRACE", default_value = "5s", value_parser = humantime::parse_duration)]
@@ -81,6 +87,7 @@ impl Settings {
             database_pool: 8,
             database_timeout: Duration::from_secs(1),
             presence_grace: Duration::from_millis(300),
+            body_timeout: Duration::from_secs(10),
             keep_alive: Duration::from_millis(500),
             seek_ttl: Duration::from_secs(600),
         }

@@ -17,7 +17,7 @@ use crate::configuration::Settings;
 use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
 use crate::routes::matches::{self as matches_routes, MatchService};
-use crate::routes::{docs, games, head, health, lobby, socket, state};
+use crate::routes::{deadline, docs, games, head, health, lobby, socket, state};
 use crate::storage::Database;
 use crate::telemetry::RequestIds;
 
@@ -72,6 +72,7 @@ impl Application {
                 // included, gets its id and span.
                 .wrap(cors())
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
+                .wrap(actix_web::middleware::from_fn(deadline::body_deadline))
                 .wrap(RequestIds)
                 .wrap(actix_web::middleware::from_fn(head::bodiless_head))
                 .app_data(settings.clone())

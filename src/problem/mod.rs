@@ -100,11 +100,13 @@ pub enum ProblemKind {
     OwnSeek,
     /// The request is not a WebSocket handshake.
     NotAWebSocket,
+    /// The request's body did not arrive in time.
+    RequestTimeout,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 38] = [
+    pub const ALL: [ProblemKind; 39] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -143,6 +145,7 @@ impl ProblemKind {
         ProblemKind::SeekClosed,
         ProblemKind::OwnSeek,
         ProblemKind::NotAWebSocket,
+        ProblemKind::RequestTimeout,
     ];
 
     /// The slug that ends the `type` URI.
@@ -186,6 +189,7 @@ impl ProblemKind {
             ProblemKind::SeekClosed => "seek-closed",
             ProblemKind::OwnSeek => "own-seek",
             ProblemKind::NotAWebSocket => "not-a-websocket",
+            ProblemKind::RequestTimeout => "request-timeout",
         }
     }
 
@@ -235,6 +239,7 @@ impl ProblemKind {
             ProblemKind::SeekClosed => "Seek closed",
             ProblemKind::OwnSeek => "Own seek",
             ProblemKind::NotAWebSocket => "WebSocket handshake required",
+            ProblemKind::RequestTimeout => "Request timeout",
         }
     }
 
@@ -268,6 +273,7 @@ impl ProblemKind {
             ProblemKind::SeekClosed => StatusCode::CONFLICT,
             ProblemKind::OwnSeek => StatusCode::CONFLICT,
             ProblemKind::NotAWebSocket => StatusCode::UPGRADE_REQUIRED,
+            ProblemKind::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ProblemKind::PlyNotKept => StatusCode::UNPROCESSABLE_ENTITY,
             ProblemKind::MatchesDisabled | ProblemKind::DatabaseUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -324,6 +330,7 @@ impl ProblemKind {
             ProblemKind::SeekClosed => "The seek is no longer open; `state` says why (taken, withdrawn, expired, left). GET /v1/lobby lists the open ones.",
             ProblemKind::OwnSeek => "The token sent is the seeker's own: another player takes a seek (the seeker may withdraw it).",
             ProblemKind::NotAWebSocket => "This endpoint is a WebSocket: open it with a WebSocket client (GET with Connection: Upgrade, Upgrade: websocket, Sec-WebSocket-Version: 13 and a Sec-WebSocket-Key). `detail` says what the handshake lacked.",
+            ProblemKind::RequestTimeout => "The body did not arrive within the service's body timeout (`--body-timeout`, 10 s by default) after the request began; the connection is closed. Send the body at once.",
         }
     }
 }

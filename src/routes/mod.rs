@@ -3,6 +3,7 @@
 //! response; conditional requests are answered in [`conditional`].
 
 pub mod conditional;
+pub mod deadline;
 pub mod docs;
 pub mod games;
 pub mod head;

@@ -233,3 +233,44 @@ async fn the_healthcheck_command_asks_the_running_service() {
         .expect("ran");
     assert!(down.is_err(), "a stopped service is not healthy");
 }
+
+/// A body sent too slowly is cut off: 408 and the connection closed, after
+/// the body timeout (1 s here) rather than never.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_does_not_arrive_in_time_is_cut_off() {
+    use std::io::{Read, Write};
+
+    let mut settings = qipan::configuration::Settings::for_tests();
+    settings.body_timeout = std::time::Duration::from_secs(1);
+    let app = crate::helpers::spawn_app_with(settings).await;
+    let addr = app.base.trim_start_matches("http://").to_owned();
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut s = std::net::TcpStream::connect(&addr).expect("connects");
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .expect("timeout");
+        let started = std::time::Instant::now();
+        write!(
+            s,
+            "POST /v1/xiangqi/start/play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{{\"actions\""
+        )
+        .expect("sent");
+        let mut got = Vec::new();
+        let closed = s.read_to_end(&mut got).is_ok();
+        (started.elapsed(), closed, String::from_utf8_lossy(&got).into_owned())
+    })
+    .await
+    .expect("the client ran");
+    let (took, closed, text) = answer;
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("/problems/request-timeout"), "{text}");
+    assert!(closed, "the connection is closed");
+    assert!(took < std::time::Duration::from_secs(8), "{took:?}");
+    // A body sent at once is unaffected.
+    let res = app
+        .post_json(
+            &format!("/v1/xiangqi/{START}/play"),
+            &serde_json::json!({ "actions": ["h2e2"] }),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+}
