@@ -74,6 +74,16 @@ impl Timestamp {
         self.0
     }
 
+    /// The moment `d` later.
+    pub fn plus(self, d: Duration) -> Timestamp {
+        Timestamp(self.0.saturating_add(millis_of(d)))
+    }
+
+    /// The moment `d` earlier (the epoch at the earliest).
+    pub fn minus(self, d: Duration) -> Timestamp {
+        Timestamp(self.0.saturating_sub(millis_of(d)).max(0))
+    }
+
     /// RFC 3339 with milliseconds, in UTC.
     pub fn rfc3339(self) -> String {
         let ms = u64::try_from(self.0)
@@ -81,6 +91,10 @@ impl Timestamp {
         let t = UNIX_EPOCH + Duration::from_millis(ms);
         humantime::format_rfc3339_millis(t).to_string()
     }
+}
+
+fn millis_of(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// Whether a match is played between seats or alone.

@@ -5,8 +5,8 @@
 use super::events::{Change, EventKind, MatchEvent};
 use super::read::{invite_view, render, Shown};
 use super::{
-    MatchError, MatchId, Matches, Mode, Outcome, Precondition, Refused, Secret, SecretHash,
-    Timestamp, Token,
+    Match, MatchError, MatchId, Matches, Mode, Outcome, Precondition, Refused, Seat, SeatSlot,
+    Secret, SecretHash, Timestamp, Token,
 };
 use crate::storage::matches as store;
 use crate::storage::StorageError;
@@ -58,24 +58,21 @@ impl Matches {
         pre: Precondition,
         base: &str,
     ) -> Result<Outcome, MatchError> {
-        let mut conn = self.db.acquire().await?;
-        let (mut m, mut seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
-        Self::invitable(&m)?;
-        let mut invites = Vec::new();
         let mut shown = Vec::new();
-        for s in seats.iter_mut().filter(|s| s.token.is_none()) {
-            let invite = Secret::invite()?;
-            shown.push(invite_view(base, id, s.seat, &invite));
-            s.invite = Some(invite.hash());
-            invites.push((s.seat, s.invite.clone()));
-        }
-        if invites.is_empty() {
-            return Err(MatchError::NoOpenSeat("issue"));
-        }
-        m.updated_at = Timestamp::now();
-        let event = MatchEvent::new(&m, m.version.next(), Change::by(EventKind::Invited, seat));
-        m.version = self
-            .write_invites(&mut conn, &m, &pre, &invites, &event)
+        let (m, seats, seat) = self
+            .seat_rewrites_invites(id, token, &pre, EventKind::Invited, |open| {
+                let mut invites = Vec::new();
+                for s in open.iter_mut().filter(|s| s.token.is_none()) {
+                    let invite = Secret::invite()?;
+                    shown.push(invite_view(base, id, s.seat, &invite));
+                    s.invite = Some(invite.hash());
+                    invites.push((s.seat, s.invite.clone()));
+                }
+                if invites.is_empty() {
+                    return Err(MatchError::NoOpenSeat("issue"));
+                }
+                Ok(invites)
+            })
             .await?;
         let shown = Shown {
             seat,
@@ -104,27 +101,47 @@ impl Matches {
         pre: Precondition,
         base: &str,
     ) -> Result<Outcome, MatchError> {
-        let mut conn = self.db.acquire().await?;
-        let (mut m, mut seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
-        Self::invitable(&m)?;
-        let mut voided = Vec::new();
-        for s in seats
-            .iter_mut()
-            .filter(|s| s.invite.is_some() && s.token.is_none())
-        {
-            s.invite = None;
-            voided.push((s.seat, None));
-        }
-        if voided.is_empty() {
-            return Err(MatchError::NoOpenSeat("withdraw"));
-        }
-        m.updated_at = Timestamp::now();
-        let change = Change::by(EventKind::InviteWithdrawn, seat);
-        let event = MatchEvent::new(&m, m.version.next(), change);
-        m.version = self
-            .write_invites(&mut conn, &m, &pre, &voided, &event)
+        let (m, seats, _) = self
+            .seat_rewrites_invites(id, token, &pre, EventKind::InviteWithdrawn, |open| {
+                let mut voided = Vec::new();
+                for s in open
+                    .iter_mut()
+                    .filter(|s| s.invite.is_some() && s.token.is_none())
+                {
+                    s.invite = None;
+                    voided.push((s.seat, None));
+                }
+                if voided.is_empty() {
+                    return Err(MatchError::NoOpenSeat("withdraw"));
+                }
+                Ok(voided)
+            })
             .await?;
         Self::outcome(&m, &seats, base)
+    }
+
+    /// A seat of a duel being played changes the open seats' invites:
+    /// `change` sets them on the seats and lists what to write; the write
+    /// carries an event of `kind` by that
+    /// seat. The match after it, its seats and the seat.
+    async fn seat_rewrites_invites(
+        &self,
+        id: MatchId,
+        token: &Token,
+        pre: &Precondition,
+        kind: EventKind,
+        change: impl FnOnce(&mut [SeatSlot]) -> Result<Vec<(Seat, Option<SecretHash>)>, MatchError>,
+    ) -> Result<(Match, Vec<SeatSlot>, Seat), MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (mut m, mut seats, seat) = Self::load_seated(&mut conn, id, token, pre).await?;
+        Self::invitable(&m)?;
+        let invites = change(&mut seats)?;
+        m.updated_at = Timestamp::now();
+        let event = MatchEvent::new(&m, m.version.next(), Change::by(kind, seat));
+        m.version = self
+            .write_invites(&mut conn, &m, pre, &invites, &event)
+            .await?;
+        Ok((m, seats, seat))
     }
 
     /// `POST /v1/matches/{id}/invite/decline`: the invited player says no
@@ -173,7 +190,7 @@ impl Matches {
     }
 
     /// Invitations are for duels still being played.
-    fn invitable(m: &super::Match) -> Result<(), MatchError> {
+    fn invitable(m: &Match) -> Result<(), MatchError> {
         if m.mode != Mode::Duel {
             return Err(MatchError::NotADuel);
         }
@@ -190,9 +207,9 @@ impl Matches {
     async fn write_invites(
         &self,
         conn: &mut sqlx::AnyConnection,
-        m: &super::Match,
+        m: &Match,
         pre: &Precondition,
-        invites: &[(super::Seat, Option<SecretHash>)],
+        invites: &[(Seat, Option<SecretHash>)],
         event: &MatchEvent,
     ) -> Result<super::Version, MatchError> {
         match store::set_invites(conn, m.id, m.version, invites, event).await {
@@ -200,13 +217,7 @@ impl Matches {
                 self.published(m.id, version);
                 Ok(version)
             }
-            Err(StorageError::Conflict) => Err(match pre {
-                Precondition::OneOf(asked) => MatchError::Stale {
-                    asked: asked.clone(),
-                    current: None,
-                },
-                Precondition::Any => MatchError::Conflict,
-            }),
+            Err(StorageError::Conflict) => Err(pre.lost_race()),
             Err(e) => Err(e.into()),
         }
     }

@@ -221,8 +221,8 @@ impl Matches {
             state: SeekState::Open,
             taken: None,
             created_at: now,
-            expires_at: later(now, self.live.seek_ttl),
-            held_until: later(now, ATTACH),
+            expires_at: now.plus(self.live.seek_ttl),
+            held_until: now.plus(ATTACH),
         };
         store::insert(&mut *self.db.acquire().await?, &seek).await?;
         self.hub.publish(Signal::Lobby);
@@ -376,7 +376,7 @@ impl Matches {
             matches: self.clone(),
             id,
         };
-        store::hold(&mut conn, id, later(now, hold_for(self.live.keep_alive))).await?;
+        store::hold(&mut conn, id, now.plus(hold_for(self.live.keep_alive))).await?;
         drop(conn);
         let mut feed = SeekFeed {
             matches: self.clone(),
@@ -481,11 +481,6 @@ fn hold_for(keep_alive: Duration) -> Duration {
     ATTACH.max(keep_alive * 3)
 }
 
-fn later(t: Timestamp, d: Duration) -> Timestamp {
-    let ms = i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 2);
-    Timestamp::from_millis(t.millis().saturating_add(ms)).unwrap_or(t)
-}
-
 /// The seeker's stream: `seek` first, then `matched` (and the end) when the
 /// seek is taken, or `closed` (and the end) when it closes otherwise.
 pub struct SeekFeed {
@@ -518,7 +513,7 @@ impl Live for SeekFeed {
                 _ = self.tick.tick() => {
                     Box::pin(self.look()).await;
                     if self.ready.is_empty() && !self.done {
-                        let until = later(Timestamp::now(), hold_for(self.matches.live.keep_alive));
+                        let until = Timestamp::now().plus(hold_for(self.matches.live.keep_alive));
                         if let Ok(mut conn) = self.matches.db.acquire().await {
                             if let Err(e) = store::hold(&mut conn, self.id, until).await {
                                 tracing::warn!(seek = %self.id, error = %e, "renewing a seek's hold");

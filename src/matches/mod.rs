@@ -54,6 +54,19 @@ pub enum Precondition {
 }
 
 impl Precondition {
+    /// What a guarded write that lost its race answers: `stale-version`
+    /// when the caller named a version (whatever it is now, it is not the
+    /// one read), `write-conflict` otherwise.
+    pub fn lost_race(&self) -> MatchError {
+        match self {
+            Precondition::OneOf(asked) => MatchError::Stale {
+                asked: asked.clone(),
+                current: None,
+            },
+            Precondition::Any => MatchError::Conflict,
+        }
+    }
+
     /// Refuses a match whose version the precondition does not name.
     ///
     /// # Errors
@@ -210,14 +223,7 @@ impl Matches {
                 self.published(m.id, version);
                 Ok(())
             }
-            Err(StorageError::Conflict) => match pre {
-                // Whatever the version is now, it is not the one read.
-                Precondition::OneOf(asked) => Err(MatchError::Stale {
-                    asked: asked.clone(),
-                    current: None,
-                }),
-                Precondition::Any => Err(MatchError::Conflict),
-            },
+            Err(StorageError::Conflict) => Err(pre.lost_race()),
             Err(e) => Err(e.into()),
         }
     }

@@ -127,15 +127,15 @@ impl Inner {
     /// Refreshes this instance's rows and drops long-dead ones; only what
     /// there is to write is written (a write waits for SQLite's lock).
     async fn refresh(&self) -> Result<(), StorageError> {
-        let now = Timestamp::now().millis();
+        let now = Timestamp::now();
         if !self.seats.lock().await.is_empty() {
             sqlx::query("UPDATE seat_presence SET seen_at = $1 WHERE instance = $2")
-                .bind(now)
+                .bind(now.millis())
                 .bind(&self.instance)
                 .execute(self.db.pool())
                 .await?;
         }
-        let dead = now - 10 * STALE.as_millis() as i64;
+        let dead = now.minus(10 * STALE).millis();
         let old: i64 = sqlx::query_scalar("SELECT count(*) FROM seat_presence WHERE seen_at < $1")
             .bind(dead)
             .fetch_one(self.db.pool())

@@ -10,6 +10,10 @@ use super::StorageError;
 use crate::matches::lobby::{Seek, SeekId, SeekState};
 use crate::matches::{Match, MatchId, Seat, SeatSlot, SecretHash, Timestamp};
 
+/// How long a closed seek is kept (for the seeker's stream and the lobby's
+/// `seek-gone` to read why it closed).
+const FORGET: std::time::Duration = std::time::Duration::from_secs(86_400);
+
 /// A `seeks` row.
 #[derive(Debug, sqlx::FromRow)]
 struct SeekRow {
@@ -181,6 +185,7 @@ pub async fn close(
 ///
 /// [`StorageError`].
 pub async fn sweep(conn: &mut AnyConnection, now: Timestamp) -> Result<u64, StorageError> {
+    let forgotten = now.minus(FORGET).millis();
     // Read first: a read never waits for SQLite's write lock, and most
     // rounds have nothing to do.
     let due: i64 = sqlx::query_scalar(
@@ -188,7 +193,7 @@ pub async fn sweep(conn: &mut AnyConnection, now: Timestamp) -> Result<u64, Stor
          OR (state <> 'open' AND closed_at < $2)",
     )
     .bind(now.millis())
-    .bind(now.millis() - 86_400_000)
+    .bind(forgotten)
     .fetch_one(&mut *conn)
     .await?;
     if due == 0 {
@@ -202,7 +207,7 @@ pub async fn sweep(conn: &mut AnyConnection, now: Timestamp) -> Result<u64, Stor
     .execute(&mut *conn)
     .await?;
     sqlx::query("DELETE FROM seeks WHERE state <> 'open' AND closed_at < $1")
-        .bind(now.millis() - 86_400_000)
+        .bind(forgotten)
         .execute(&mut *conn)
         .await?;
     Ok(closed.rows_affected())

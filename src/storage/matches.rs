@@ -28,7 +28,9 @@ use crate::matches::{
 /// The cut-off of `seat_presence.seen_at`: rows older than this are of
 /// instances that stopped without cleaning up.
 pub(crate) fn presence_cutoff() -> i64 {
-    Timestamp::now().millis() - crate::matches::presence::STALE.as_millis() as i64
+    Timestamp::now()
+        .minus(crate::matches::presence::STALE)
+        .millis()
 }
 
 /// The PostgreSQL channel writes are announced on (payload `<match
