@@ -181,7 +181,7 @@ impl Matches {
     ///
     /// # Errors
     ///
-    /// `UnknownGame`, `SoloOnly`, `UnknownSeat` (a side the game does not
+    /// `UnknownGame`, `InvalidText` (a one-player game), `UnknownSeat` (a side the game does not
     /// have), the game's refusal of the variant or size; storage errors.
     #[tracing::instrument(skip_all, fields(game = %req.game))]
     pub async fn seek(
@@ -191,7 +191,12 @@ impl Matches {
     ) -> Result<(Vec<u8>, String), MatchError> {
         let kind = games::kind(&req.game).map_err(|_| MatchError::UnknownGame(req.game.clone()))?;
         if kind.players().len() < 2 {
-            return Err(MatchError::SoloOnly(kind));
+            // A seek has no `mode`: the game itself is what cannot be sought.
+            return Err(MatchError::InvalidText {
+                field: "game",
+                why:
+                    "has one player: seeks are for the two-player games (xiangqi, gomoku, quoridor)",
+            });
         }
         // The start is checked now, so that taking the seek cannot fail on it.
         games::start(kind, &start_query(req.variant.clone(), req.size))?;

@@ -153,7 +153,7 @@ async fn a_seek_goes_when_its_creator_leaves_or_withdraws(backend: Backend) {
     let bad = app
         .post_json("/v1/lobby/seeks", &json!({ "game": "2048" }))
         .await;
-    assert_eq!(bad.problem(400, "invalid-field")["field"], "mode");
+    assert_eq!(bad.problem(400, "invalid-field")["field"], "game");
     let bad = app
         .post_json(
             "/v1/lobby/seeks",
