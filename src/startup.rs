@@ -17,7 +17,7 @@ use crate::configuration::Settings;
 use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
 use crate::routes::matches::{self as matches_routes, MatchService};
-use crate::routes::{deadline, docs, games, head, health, lobby, socket, state};
+use crate::routes::{assets, deadline, docs, games, head, health, lobby, socket, state};
 use crate::storage::Database;
 use crate::telemetry::RequestIds;
 
@@ -197,7 +197,11 @@ fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/healthz", GET, get().to(health::healthz)))
         .service(resource("/openapi.yaml", GET, get().to(docs::openapi)))
         .service(resource("/v1/games", GET, get().to(games::list)))
-        .service(resource("/problems/{kind}", GET, get().to(docs::problem)));
+        .service(resource("/problems/{kind}", GET, get().to(docs::problem)))
+        .service(resource("/", GET, get().to(assets::playground)))
+        .service(resource("/play/{game}", GET, get().to(assets::playground)))
+        .service(resource("/play/{game}/{code}", GET, get().to(assets::playground)))
+        .service(resource("/static/{path:.+}", GET, get().to(assets::file)));
     cfg.service(match_routes());
     cfg.service(lobby_routes());
     for kind in GameKind::ALL {

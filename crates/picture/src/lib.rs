@@ -1,0 +1,2 @@
+//! Pictures of positions of every qipan game.
+#![deny(missing_docs)]

@@ -1,0 +1,68 @@
+//! The browser side of qipan, compiled into the binary: the playground at
+//! `/` (and `/play/{game}/{code}`, the address it keeps in the bar) and
+//! its files under `/static/`. Nothing is fetched from elsewhere at run
+//! time, so the playground works offline.
+//!
+//! Release builds embed `static/`; debug builds read it from disk, so a
+//! change to a page shows on reload.
+
+use actix_web::http::header::{self, EntityTag, HeaderValue};
+use actix_web::{web, HttpRequest, HttpResponse};
+use rust_embed::{EmbeddedFile, RustEmbed};
+
+use super::conditional;
+use crate::problem::{Problem, ProblemKind};
+
+/// The files of `static/`.
+#[derive(RustEmbed)]
+#[folder = "static/"]
+struct Static;
+
+/// Pages and scripts change with a deploy: cached for five minutes, then
+/// revalidated with their entity tag.
+const POLICY: HeaderValue = HeaderValue::from_static("public, max-age=300");
+
+/// `GET /`, `GET /play/{game}` and `GET /play/{game}/{code}`: the
+/// playground, which reads the position from its own address.
+pub async fn playground(req: HttpRequest) -> HttpResponse {
+    send(&req, "index.html")
+}
+
+/// `GET /static/{path}`
+pub async fn file(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
+    send(&req, &path)
+}
+
+fn send(req: &HttpRequest, path: &str) -> HttpResponse {
+    let Some(file) = Static::get(path) else {
+        return Problem::new(ProblemKind::NotFound, format!("no file {path:?} under /static"))
+            .response();
+    };
+    answer(req, &file)
+}
+
+fn answer(req: &HttpRequest, file: &EmbeddedFile) -> HttpResponse {
+    let hash = file.metadata.sha256_hash();
+    let tag = EntityTag::new_strong(
+        hash[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>(),
+    );
+    let fresh = conditional::client_has(req, &tag);
+    let mut response = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    response
+        .insert_header((header::ETAG, tag.to_string()))
+        .insert_header((header::CACHE_CONTROL, POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    if fresh {
+        return response.finish();
+    }
+    response
+        .content_type(file.metadata.mimetype())
+        .body(file.data.clone().into_owned())
+}
