@@ -48,4 +48,17 @@ impl ViewCache {
             None => render(),
         }
     }
+
+    /// The cached body for `key`, if any.
+    pub fn get(&self, key: &str) -> Option<Rendered> {
+        self.inner.as_ref().and_then(|cache| cache.get(key))
+    }
+
+    /// Keeps `rendered` under `key` (for bodies rendered asynchronously,
+    /// such as pictures; two requests may both render one, the last kept).
+    pub fn insert(&self, key: String, rendered: Rendered) {
+        if let Some(cache) = &self.inner {
+            cache.insert(key, rendered);
+        }
+    }
 }

@@ -17,7 +17,9 @@ use crate::configuration::Settings;
 use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
 use crate::routes::matches::{self as matches_routes, MatchService};
-use crate::routes::{assets, deadline, docs, games, head, health, lobby, socket, state};
+use crate::routes::{
+    assets, deadline, docs, games, head, health, lobby, pages, picture, socket, state,
+};
 use crate::storage::Database;
 use crate::telemetry::RequestIds;
 
@@ -200,8 +202,26 @@ fn routes(cfg: &mut web::ServiceConfig) {
         .service(resource("/problems/{kind}", GET, get().to(docs::problem)))
         .service(resource("/", GET, get().to(assets::playground)))
         .service(resource("/play/{game}", GET, get().to(assets::playground)))
-        .service(resource("/play/{game}/{code}", GET, get().to(assets::playground)))
-        .service(resource("/static/{path:.+}", GET, get().to(assets::file)));
+        .service(resource(
+            "/play/{game}/{code}",
+            GET,
+            get().to(assets::playground),
+        ))
+        .service(resource("/static/{path:.+}", GET, get().to(assets::file)))
+        .service(resource("/docs", GET, get().to(pages::docs)))
+        .service(resource("/m/{id}", GET, get().to(pages::match_page)));
+    for kind in GameKind::ALL {
+        cfg.service(
+            web::scope(&format!("/p/{kind}"))
+                .app_data(kind)
+                .service(resource("/{code}", GET, get().to(pages::state_page))),
+        );
+    }
+    cfg.service(resource(
+        "/p/{game}/{code}",
+        GET,
+        get().to(pages::state_page),
+    ));
     cfg.service(match_routes());
     cfg.service(lobby_routes());
     for kind in GameKind::ALL {
@@ -215,6 +235,7 @@ fn routes(cfg: &mut web::ServiceConfig) {
 const GET: &[&str] = &["GET", "HEAD"];
 const POST: &[&str] = &["POST"];
 const GET_ONLY: &[&str] = &["GET"];
+const GET_POST: &[&str] = &["GET", "HEAD", "POST"];
 
 /// GET routes answer HEAD too (RFC 9110 §9.3.2); actix sends no body.
 fn get() -> actix_web::Route {
@@ -244,7 +265,22 @@ fn match_routes() -> actix_web::Scope {
         ))
         .service(resource("/{id}/resign", POST, web::post().to(m::resign)))
         .service(resource("/{id}/fork", POST, web::post().to(m::fork)))
-        .service(resource("/{id}/join", POST, web::post().to(m::join)))
+        .service(
+            web::resource("/{id}/join")
+                .route(web::post().to(m::join))
+                .route(get().to(pages::invite_link))
+                .default_service(web::to(method_not_allowed(GET_POST))),
+        )
+        .service(resource(
+            "/{id}/picture.svg",
+            GET,
+            get().to(picture::match_svg),
+        ))
+        .service(resource(
+            "/{id}/picture.png",
+            GET,
+            get().to(picture::match_png),
+        ))
         .service(resource(
             "/{id}/ws",
             GET_ONLY,
@@ -334,6 +370,16 @@ fn game_routes(scope: actix_web::Scope) -> actix_web::Scope {
         .service(resource("/{code}", GET, get().to(state::read)))
         .service(resource("/{code}/play", POST, web::post().to(state::play)))
         .service(resource("/{code}/export", GET, get().to(state::export)))
+        .service(resource(
+            "/{code}/picture.svg",
+            GET,
+            get().to(picture::state_svg),
+        ))
+        .service(resource(
+            "/{code}/picture.png",
+            GET,
+            get().to(picture::state_png),
+        ))
 }
 
 #[cfg(test)]

@@ -150,6 +150,27 @@ pub fn share_url(base: &str, game: GameKind, code: &str) -> String {
     url
 }
 
+/// The share page of a state: what a person opens (`/p/{game}/{code}`).
+pub fn page_url(base: &str, game: GameKind, code: &str) -> String {
+    let mut url = String::with_capacity(base.len() + code.len() + 16);
+    url.push_str(base);
+    url.push_str("/p/");
+    url.push_str(game.as_str());
+    url.push('/');
+    url.push_str(code);
+    url
+}
+
+/// The rule variant of a position.
+pub fn variant(pos: &AnyPosition) -> &'static str {
+    qipan_rules::with_position!(pos, p => GameApi::variant(p))
+}
+
+/// Whether the side to move is in check.
+pub fn check(pos: &AnyPosition) -> bool {
+    qipan_rules::with_position!(pos, p => GameApi::check(p))
+}
+
 /// Body of `GET /v1/games`.
 pub fn list() -> GameList {
     GameList {
@@ -213,11 +234,13 @@ fn render<G: GameApi>(
     trace: Option<&G::Trace>,
 ) -> Result<Box<RawValue>, GameError> {
     let url = share_url(base, G::KIND, code);
+    let page = page_url(base, G::KIND, code);
     let view = StateView {
         game: G::KIND.as_str(),
         variant: pos.variant(),
         code,
         url: &url,
+        page: &page,
         to_move: pos.to_move().as_str(),
         status: StatusView::of(pos.status(), Player::as_str),
         check: pos.check(),

@@ -34,6 +34,7 @@ pub use error::{MatchError, Missing, Refused};
 pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
 pub use live::{Feed, Frame, Item, Live};
 pub use offload::Runner;
+pub use read::Snapshot;
 
 use sqlx::AnyConnection;
 

@@ -2,7 +2,7 @@
 
 use serde_json::value::RawValue;
 
-use super::{Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
+use super::{KeptMove, Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
 use crate::games;
 use crate::wire::matches::{HistoryView, InviteView, MatchView, MoveView, ParentView, SeatView};
 
@@ -90,7 +90,37 @@ pub(super) fn render(
     serde_json::to_vec(&view).map_err(MatchError::Render)
 }
 
+/// A match as a page or a picture shows it: the match, its seats and the
+/// move that led to its position (when one is kept).
+pub struct Snapshot {
+    /// The match.
+    pub game: Match,
+    /// Its seats.
+    pub seats: Vec<SeatSlot>,
+    /// The last kept move, when the position was reached by one.
+    pub last: Option<KeptMove>,
+}
+
 impl Matches {
+    /// A match with its seats and last kept move, for its page and its
+    /// picture.
+    ///
+    /// # Errors
+    ///
+    /// `unknown-match`; storage errors.
+    #[tracing::instrument(skip(self))]
+    pub async fn snapshot(&self, id: MatchId) -> Result<Snapshot, MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (game, seats) = Self::load(&mut conn, id).await?;
+        let (_, mut moves) = Self::load_history(&mut conn, id).await?;
+        // The history ends at the current ply, unless an undo or a fork
+        // left it shorter; only a move onto this very position is "last".
+        let last = moves
+            .pop()
+            .filter(|mv| mv.ply == game.ply && mv.code_after == game.code);
+        Ok(Snapshot { game, seats, last })
+    }
+
     /// The answer of a write: the match's view, without secrets.
     pub(super) fn outcome(
         m: &Match,

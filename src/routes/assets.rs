@@ -25,18 +25,22 @@ const POLICY: HeaderValue = HeaderValue::from_static("public, max-age=300");
 /// `GET /`, `GET /play/{game}` and `GET /play/{game}/{code}`: the
 /// playground, which reads the position from its own address.
 pub async fn playground(req: HttpRequest) -> HttpResponse {
-    send(&req, "index.html")
+    page(&req, "index.html")
 }
 
 /// `GET /static/{path}`
 pub async fn file(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
-    send(&req, &path)
+    page(&req, &path)
 }
 
-fn send(req: &HttpRequest, path: &str) -> HttpResponse {
+/// The file at `path` under `static/`, or a 404 problem.
+pub fn page(req: &HttpRequest, path: &str) -> HttpResponse {
     let Some(file) = Static::get(path) else {
-        return Problem::new(ProblemKind::NotFound, format!("no file {path:?} under /static"))
-            .response();
+        return Problem::new(
+            ProblemKind::NotFound,
+            format!("no file {path:?} under /static"),
+        )
+        .response();
     };
     answer(req, &file)
 }
@@ -62,7 +66,14 @@ fn answer(req: &HttpRequest, file: &EmbeddedFile) -> HttpResponse {
     if fresh {
         return response.finish();
     }
+    let mime = file.metadata.mimetype();
+    // Text is UTF-8 throughout; say so, so no browser has to guess.
+    let content_type = if mime.starts_with("text/") || mime.ends_with("javascript") {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime.to_owned()
+    };
     response
-        .content_type(file.metadata.mimetype())
+        .content_type(content_type)
         .body(file.data.clone().into_owned())
 }

@@ -205,11 +205,18 @@ pub async fn get(
     req: HttpRequest,
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
+    if super::pages::prefers_html(&req) {
+        return Ok(super::pages::see_page(format!("/m/{id}")));
+    }
     let outcome = s
         .runner()
         .run(async move { s.get(id, &base.0).await })
         .await?;
-    Ok(read(&req, outcome))
+    let mut response = read(&req, outcome);
+    response
+        .headers_mut()
+        .insert(header::VARY, header::HeaderValue::from_static("Accept"));
+    Ok(response)
 }
 
 /// `GET /v1/matches/{id}/history`

@@ -11,6 +11,8 @@ pub mod head;
 pub mod health;
 pub mod lobby;
 pub mod matches;
+pub mod pages;
+pub mod picture;
 pub mod socket;
 pub mod state;
 
@@ -18,12 +20,13 @@ use actix_web::http::header::{self, EntityTag, HeaderValue};
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 
-/// A JSON body ready to send, with its strong entity tag (and that tag
+/// A body ready to send (JSON unless [`Rendered::typed`] says otherwise), with its strong entity tag (and that tag
 /// written once as a header value, since cached bodies are sent many
 /// times). Cheap to clone.
 #[derive(Clone)]
 pub struct Rendered {
     body: Bytes,
+    content_type: HeaderValue,
     etag: EntityTag,
     etag_header: HeaderValue,
 }
@@ -31,12 +34,18 @@ pub struct Rendered {
 impl Rendered {
     /// Wraps a body and computes its entity tag.
     pub fn new(body: impl Into<Bytes>) -> Rendered {
+        Rendered::typed(body, HeaderValue::from_static("application/json"))
+    }
+
+    /// Wraps a body of another media type (a picture, a page).
+    pub fn typed(body: impl Into<Bytes>, content_type: HeaderValue) -> Rendered {
         let body = body.into();
         let etag = conditional::body_tag(&body);
         let etag_header = HeaderValue::from_str(&etag.to_string())
             .expect("a quoted run of hex digits is a valid header value");
         Rendered {
             body,
+            content_type,
             etag,
             etag_header,
         }
@@ -67,7 +76,7 @@ pub fn revalidated_json(req: &HttpRequest, body: impl Into<Bytes>) -> HttpRespon
     cached(req, Rendered::new(body), DESCRIPTION)
 }
 
-/// A JSON answer with its entity tag and caching policy, or `304` when
+/// An answer with its entity tag and caching policy, or `304` when
 /// the client has it.
 fn cached(req: &HttpRequest, rendered: Rendered, policy: HeaderValue) -> HttpResponse {
     if conditional::client_has(req, &rendered.etag) {
@@ -77,10 +86,7 @@ fn cached(req: &HttpRequest, rendered: Rendered, policy: HeaderValue) -> HttpRes
             .finish();
     }
     HttpResponse::Ok()
-        .insert_header((
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        ))
+        .insert_header((header::CONTENT_TYPE, rendered.content_type))
         .insert_header((header::ETAG, rendered.etag_header))
         .insert_header((header::CACHE_CONTROL, policy))
         .body(rendered.body)

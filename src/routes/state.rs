@@ -111,6 +111,9 @@ pub async fn read(
     Code(code): Code,
     cache: web::Data<ViewCache>,
 ) -> Result<HttpResponse, ApiError> {
+    if super::pages::prefers_html(&req) {
+        return Ok(super::pages::see_page(games::page_url("", kind, &code)));
+    }
     // The share URL is the cache key: the view is a pure function of it.
     let mut key = base_url(&req, configured_base(&req));
     let base_len = key.len();
@@ -120,7 +123,13 @@ pub async fn read(
         let view: Box<str> = games::view(&pos, &key[..base_len])?.into();
         Ok(Rendered::new(String::from(view)))
     })?;
-    Ok(immutable(&req, view))
+    let mut response = immutable(&req, view);
+    // Browsers are sent to the page instead (above).
+    response.headers_mut().insert(
+        actix_web::http::header::VARY,
+        actix_web::http::header::HeaderValue::from_static("Accept"),
+    );
+    Ok(response)
 }
 
 /// `POST /v1/{game}/{code}/play`

@@ -10,6 +10,7 @@
 pub mod live;
 pub mod lobby;
 pub mod matches;
+pub mod picture;
 pub mod problem;
 pub mod state;
 

@@ -44,8 +44,11 @@ pub struct StateView<'a, Board, Action, Part> {
     pub variant: &'static str,
     /// The position's canonical code.
     pub code: &'a str,
-    /// Its share URL.
+    /// Its share URL: this view, for programs.
     pub url: &'a str,
+    /// Its share page: the same position for people, a page with its
+    /// picture and link previews.
+    pub page: &'a str,
     /// The side to move.
     pub to_move: &'static str,
     /// How the game stands.

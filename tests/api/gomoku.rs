@@ -327,6 +327,7 @@ async fn five_in_a_row_wins_and_names_the_line() {
         ["examples"]["gomoku"]["value"]
         .clone();
     example["url"] = json!(format!("{}/v1/gomoku/{code}", app.base));
+    example["page"] = json!(format!("{}/p/gomoku/{code}", app.base));
     assert_eq!(example, v);
 }
 

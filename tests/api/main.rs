@@ -2,6 +2,7 @@
 //! every live response checked against `openapi.yaml`.
 
 mod binary;
+mod browser;
 mod db;
 mod docs;
 mod errors;
@@ -12,6 +13,8 @@ mod live;
 mod lobby;
 mod matches;
 mod outage;
+mod pages;
+mod picture;
 mod quoridor;
 mod spec;
 mod tetris;

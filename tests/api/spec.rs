@@ -632,8 +632,12 @@ fn spec_is_valid_openapi() {
                 faults.push(format!("{what}: no responses"));
                 continue;
             };
-            // A WebSocket's success is its upgrade.
-            if !responses.keys().any(|k| k.starts_with('2') || k == "101") {
+            // A WebSocket's success is its upgrade; an invite link's is
+            // the redirect to its page.
+            if !responses
+                .keys()
+                .any(|k| k.starts_with('2') || k == "101" || k == "303")
+            {
                 faults.push(format!("{what}: no 2xx response"));
             }
             if !responses
@@ -834,6 +838,18 @@ fn documented_operations_are_the_route_table() {
         ("GET", "/v1/{game}/{code}"),
         ("POST", "/v1/{game}/{code}/play"),
         ("GET", "/v1/{game}/{code}/export"),
+        ("GET", "/v1/{game}/{code}/picture.svg"),
+        ("GET", "/v1/{game}/{code}/picture.png"),
+        ("GET", "/v1/matches/{id}/picture.svg"),
+        ("GET", "/v1/matches/{id}/picture.png"),
+        ("GET", "/v1/matches/{id}/join"),
+        ("GET", "/docs"),
+        ("GET", "/"),
+        ("GET", "/play/{game}"),
+        ("GET", "/play/{game}/{code}"),
+        ("GET", "/static/{path}"),
+        ("GET", "/p/{game}/{code}"),
+        ("GET", "/m/{id}"),
         ("POST", "/v1/matches"),
         ("GET", "/v1/matches/{id}"),
         ("GET", "/v1/matches/{id}/history"),
@@ -973,7 +989,7 @@ fn the_checker_refuses_what_the_spec_does_not_say() {
     let code = "AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4";
     let path = format!("/v1/2048/{code}");
     let view = format!(
-        r#"{{"game":"2048","variant":"standard","code":"{code}","url":"http://h/v1/2048/{code}","to_move":"player","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"legal_actions":[{{"action":"up"}},{{"action":"down"}},{{"action":"left"}},{{"action":"right"}}],"score":0,"won":false,"max_tile":2,"seed":"8709371129873690750","spawned":null,"gained":null}}"#
+        r#"{{"game":"2048","variant":"standard","code":"{code}","url":"http://h/v1/2048/{code}","page":"http://h/p/2048/{code}","to_move":"player","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"legal_actions":[{{"action":"up"}},{{"action":"down"}},{{"action":"left"}},{{"action":"right"}}],"score":0,"won":false,"max_tile":2,"seed":"8709371129873690750","spawned":null,"gained":null}}"#
     );
     assert!(!refused("GET", &path, 200, JSON, &view));
     for (from, to) in [
@@ -1092,7 +1108,7 @@ fn the_checker_serves_literal_segments_first() {
     let path = format!("/v1/matches/{id}");
     let code = "AQACAAAgAAAAAAAAAAAAeN3m5f0p8H4";
     let state = format!(
-        r#"{{"game":"2048","variant":"standard","code":"{code}","url":"http://h/v1/2048/{code}","to_move":"player","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"legal_actions":[{{"action":"up"}},{{"action":"down"}},{{"action":"left"}},{{"action":"right"}}],"score":0,"won":false,"max_tile":2,"seed":"8709371129873690750","spawned":null,"gained":null}}"#
+        r#"{{"game":"2048","variant":"standard","code":"{code}","url":"http://h/v1/2048/{code}","page":"http://h/p/2048/{code}","to_move":"player","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"legal_actions":[{{"action":"up"}},{{"action":"down"}},{{"action":"left"}},{{"action":"right"}}],"score":0,"won":false,"max_tile":2,"seed":"8709371129873690750","spawned":null,"gained":null}}"#
     );
     let view = format!(
         r#"{{"id":"{id}","url":"http://h{path}","game":"2048","mode":"solo","version":1,"ply":0,"to_move":"player","state":{state},"seats":[{{"seat":"solo","taken":true,"joined_at":"2026-11-23T08:59:53.072Z","online":false}}],"status":{{"state":"ongoing","winner":null,"reason":null}},"undo_offer":null,"parent":null,"history_url":"http://h{path}/history","created_at":"2026-11-23T08:59:53.072Z","updated_at":"2026-11-23T08:59:53.072Z"}}"#
@@ -1231,7 +1247,7 @@ fn the_checker_tells_gomoku_views_apart() {
     let board = |n: usize| format!("[{}]", vec![row(n); n].join(","));
     let view = |variant: &str, size: usize, code: &str| {
         format!(
-            r#"{{"game":"gomoku","variant":"{variant}","size":{size},"code":"{code}","url":"http://h/v1/gomoku/{code}","to_move":"black","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":{},"legal_actions":[{{"action":"a1"}}],"forbidden":[],"last_move":null,"winning_line":null,"moves":[]}}"#,
+            r#"{{"game":"gomoku","variant":"{variant}","size":{size},"code":"{code}","url":"http://h/v1/gomoku/{code}","page":"http://h/p/gomoku/{code}","to_move":"black","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":{},"legal_actions":[{{"action":"a1"}}],"forbidden":[],"last_move":null,"winning_line":null,"moves":[]}}"#,
             board(size)
         )
     };

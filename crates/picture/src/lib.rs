@@ -1,2 +1,262 @@
-//! Pictures of positions of every qipan game.
+//! Pictures of positions of every qipan game: an SVG drawn from the
+//! position, and a PNG rendered from that same SVG.
+//!
+//! The crate is pure, like the rules it draws: no I/O, no clock, no system
+//! fonts. Text is written into the SVG as glyph outlines taken from two
+//! small fonts embedded in the crate (see `fonts/README.md`), so the served
+//! SVG looks the same in every viewer and the PNG is the same on every
+//! machine. The PNG is rendered with `resvg` from the SVG string [`svg`]
+//! returns, so the two never disagree.
+//!
+//! ```
+//! use qipan_picture::{png, svg, Options};
+//! use qipan_rules::{xiangqi, AnyPosition};
+//!
+//! let start = AnyPosition::from(xiangqi::Position::start());
+//! let options = Options::default();
+//! let text = svg(&start, &options).unwrap();
+//! assert!(text.starts_with("<svg"));
+//! let bytes = png(&start, &options).unwrap();
+//! assert_eq!(&bytes[1..4], b"PNG");
+//! ```
+//!
+//! # What each picture shows
+//!
+//! - **xiangqi**: the board with river (楚河 漢界), palaces and position
+//!   marks; pieces as discs with traditional glyphs, distinct for the two
+//!   sides (帥仕相傌俥炮兵 for red, 將士象馬車砲卒 for black). Highlights:
+//!   the last move's origin and destination, a general in check.
+//! - **gomoku**: the grid with its star points and the stones. Highlights:
+//!   the last stone, the winning line(s), and under Renju black's forbidden
+//!   points when black is to move.
+//! - **2048**: the tiles in the original game's colours and the score.
+//! - **quoridor**: squares, goal rows tinted in their player's colour,
+//!   pawns, walls and each player's walls left. Highlights: each player's
+//!   shortest path to its goal, the last pawn move or wall.
+//! - **tetris**: the visible field and the two hidden rows above it, the
+//!   active piece, the hold piece, the next queue, score, lines and level.
+//!   Highlight: the ghost (where a hard drop lands).
+//!
+//! Two-player games mark the side to move with a small token in a corner
+//! while the game goes on.
+
 #![deny(missing_docs)]
+
+use qipan_rules::{gomoku, quoridor, xiangqi, AnyAction, AnyPosition, GameKind, Reason};
+
+mod canvas;
+mod fonts;
+mod games;
+mod render;
+
+/// The narrowest picture, in pixels.
+pub const MIN_SIZE: u32 = 64;
+/// The widest picture, in pixels.
+pub const MAX_SIZE: u32 = 2048;
+
+/// How to draw a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The picture's width in pixels, [`MIN_SIZE`] to [`MAX_SIZE`]. The
+    /// height follows from the game's board (a xiangqi picture is taller
+    /// than wide, a Tetris one too).
+    pub size: u32,
+    /// Turn the board half a turn: black at the bottom in xiangqi, player 2
+    /// in quoridor, the board upside down in gomoku. 2048 and Tetris have
+    /// no second side and ignore it.
+    pub flip: bool,
+    /// Label files and ranks as the game's notation names them (xiangqi
+    /// `a`–`i` and `0`–`9`, gomoku `a`–`o` and `1`–`15`, quoridor `a`–`i`
+    /// and `1`–`9`). 2048 and Tetris have no coordinates and ignore it.
+    pub coordinates: bool,
+    /// Draw the highlights (last move, check, winning line, forbidden
+    /// points, shortest paths, Tetris ghost). `false` draws none of them.
+    pub highlights: bool,
+    /// The action that led to this position, to highlight. It must be of
+    /// the position's game and able to have led to it (see
+    /// [`ImpossibleLast`]). A gomoku position that knows its last stone
+    /// shows it without being told. A 2048 direction or a Tetris input
+    /// leaves no mark to draw: it is accepted and not drawn.
+    pub last: Option<AnyAction>,
+}
+
+impl Default for Options {
+    /// 480 px wide, not flipped, with coordinates and highlights, no last
+    /// move.
+    fn default() -> Options {
+        Options {
+            size: 480,
+            flip: false,
+            coordinates: true,
+            highlights: true,
+            last: None,
+        }
+    }
+}
+
+/// Why a picture cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PictureError {
+    /// The width is outside [`MIN_SIZE`]..=[`MAX_SIZE`].
+    #[error("size {size} px is out of range: a picture is {MIN_SIZE} to {MAX_SIZE} px wide")]
+    SizeOutOfRange {
+        /// The width asked for.
+        size: u32,
+    },
+    /// The last move belongs to another game than the position.
+    #[error("last move {action} is a {game} action, but the position is a {position} position", game = action.kind())]
+    LastOfAnotherGame {
+        /// The last move given.
+        action: AnyAction,
+        /// The position's game.
+        position: GameKind,
+    },
+    /// The last move cannot have led to the position.
+    #[error("last move {action} cannot have led to this position: {why}")]
+    ImpossibleLast {
+        /// The last move given.
+        action: AnyAction,
+        /// What contradicts it.
+        why: ImpossibleLast,
+    },
+    /// The renderer refused the drawing. Not expected: the SVG is the
+    /// crate's own; the detail says what failed.
+    #[error("the picture could not be rendered: {detail}")]
+    Render {
+        /// What failed.
+        detail: String,
+    },
+}
+
+impl Reason for PictureError {
+    fn reason(&self) -> &'static str {
+        match self {
+            PictureError::SizeOutOfRange { .. } => "size-out-of-range",
+            PictureError::LastOfAnotherGame { .. } => "wrong-game",
+            PictureError::ImpossibleLast { .. } => "impossible-last-move",
+            PictureError::Render { .. } => "render-failed",
+        }
+    }
+}
+
+/// What in the position contradicts the last move given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImpossibleLast {
+    /// Xiangqi: the destination is empty.
+    #[error("no piece stands on {square}")]
+    EmptyDestination {
+        /// The move's destination.
+        square: xiangqi::Square,
+    },
+    /// Xiangqi: the piece on the destination belongs to the side to move.
+    #[error("the {piece} on {square} is not {mover}'s, and {mover} moved last")]
+    NotMoversPiece {
+        /// The move's destination.
+        square: xiangqi::Square,
+        /// The piece standing there.
+        piece: xiangqi::Piece,
+        /// The side that moved last.
+        mover: xiangqi::Side,
+    },
+    /// Xiangqi: a piece stands on the origin, which the move left empty.
+    #[error("{square} should be empty after the move, but the {piece} stands there")]
+    OriginOccupied {
+        /// The move's origin.
+        square: xiangqi::Square,
+        /// The piece standing there.
+        piece: xiangqi::Piece,
+    },
+    /// Gomoku: the point is off the board.
+    #[error("{point} is off the {size}×{size} board")]
+    OffBoard {
+        /// The point given.
+        point: gomoku::Point,
+        /// The board's side.
+        size: u8,
+    },
+    /// Gomoku: no stone stands on the point.
+    #[error("no stone stands on {point}")]
+    NoStone {
+        /// The point given.
+        point: gomoku::Point,
+    },
+    /// Gomoku: the stone on the point is of the side to move.
+    #[error("the stone on {point} is {stone}, and {mover} moved last")]
+    NotMoversStone {
+        /// The point given.
+        point: gomoku::Point,
+        /// The stone there.
+        stone: gomoku::Stone,
+        /// The colour that moved last.
+        mover: gomoku::Stone,
+    },
+    /// Gomoku: the position knows its last stone, and it is another.
+    #[error("the position's last stone is on {recorded}")]
+    OtherLastStone {
+        /// The last stone the position records.
+        recorded: gomoku::Point,
+    },
+    /// Quoridor: the pawn of the player who moved last is elsewhere.
+    #[error("player {player}'s pawn stands on {actual}, not on {square}")]
+    PawnElsewhere {
+        /// The player who moved last.
+        player: quoridor::Player,
+        /// The move's destination.
+        square: quoridor::Square,
+        /// Where the pawn stands.
+        actual: quoridor::Square,
+    },
+    /// Quoridor: the wall is not on the board.
+    #[error("no wall stands on {wall}")]
+    NoWall {
+        /// The wall given.
+        wall: quoridor::Wall,
+    },
+}
+
+/// Draws `pos` as a self-contained SVG document: no fonts, scripts or
+/// links to other files; text is drawn as glyph outlines.
+///
+/// The same position and options always give the same text.
+///
+/// # Errors
+///
+/// [`PictureError::SizeOutOfRange`] for a width outside
+/// [`MIN_SIZE`]..=[`MAX_SIZE`]; [`PictureError::LastOfAnotherGame`] or
+/// [`PictureError::ImpossibleLast`] for a `last` move that cannot have led
+/// to `pos`.
+pub fn svg(pos: &AnyPosition, options: &Options) -> Result<String, PictureError> {
+    Ok(games::draw(pos, options)?.finish())
+}
+
+/// Renders the picture [`svg`] draws as a PNG (8-bit RGBA), `options.size`
+/// pixels wide.
+///
+/// # Errors
+///
+/// As [`svg`]; [`PictureError::Render`] should the renderer refuse the
+/// drawing.
+pub fn png(pos: &AnyPosition, options: &Options) -> Result<Vec<u8>, PictureError> {
+    render::png(&svg(pos, options)?)
+}
+
+/// Checks the width asked for.
+fn check_size(size: u32) -> Result<(), PictureError> {
+    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
+        Ok(())
+    } else {
+        Err(PictureError::SizeOutOfRange { size })
+    }
+}
+
+/// The width and height in pixels of the picture [`svg`] and [`png`] draw
+/// with these options (what a page needs for its `<img>` and its preview
+/// tags).
+///
+/// # Errors
+///
+/// As [`svg`].
+pub fn dimensions(pos: &AnyPosition, options: &Options) -> Result<(u32, u32), PictureError> {
+    let canvas = games::draw(pos, options)?;
+    Ok((canvas.width(), canvas.height()))
+}

@@ -1,0 +1,246 @@
+//! Pictures of positions: `GET /v1/{game}/{code}/picture.svg|png` (a pure
+//! function of the URL: immutable, cached like state views) and `GET
+//! /v1/matches/{id}/picture.svg|png` (the match's current position with its
+//! last move marked; revalidated by the match's version).
+//!
+//! Drawing is the `qipan-picture` crate's; here the query becomes its
+//! [`Options`], and PNG rendering, which takes milliseconds, runs on the
+//! blocking pool so it never holds up a worker.
+
+use actix_web::http::header::{self, EntityTag, HeaderValue};
+use actix_web::{web, HttpRequest, HttpResponse};
+use qipan_picture::{Options, PictureError};
+use qipan_rules::{AnyAction, AnyPosition, GameKind};
+
+use super::conditional;
+use super::matches::{Id, Service};
+use super::state::{Code, Game};
+use super::{immutable, Rendered};
+use crate::cache::ViewCache;
+use crate::games;
+use crate::problem::{ApiError, Problem, ProblemKind};
+use crate::wire::picture::PictureQuery;
+
+/// The two forms of a picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `image/svg+xml`, text drawn as outlines so it looks the same
+    /// everywhere.
+    Svg,
+    /// `image/png`, rendered from the same SVG.
+    Png,
+}
+
+impl Format {
+    fn extension(self) -> &'static str {
+        match self {
+            Format::Svg => "svg",
+            Format::Png => "png",
+        }
+    }
+
+    fn content_type(self) -> HeaderValue {
+        match self {
+            Format::Svg => HeaderValue::from_static("image/svg+xml"),
+            Format::Png => HeaderValue::from_static("image/png"),
+        }
+    }
+
+    /// Draws `pos`; PNG on the blocking pool.
+    async fn draw(self, pos: AnyPosition, options: Options) -> Result<Vec<u8>, ApiError> {
+        let drawn = match self {
+            Format::Svg => qipan_picture::svg(&pos, &options).map(String::into_bytes),
+            Format::Png => web::block(move || qipan_picture::png(&pos, &options))
+                .await
+                .map_err(|e| ApiError::Internal(anyhow::anyhow!("picture thread: {e}")))?,
+        };
+        drawn.map_err(problem)
+    }
+}
+
+/// A picture the options do not allow (a size out of bounds, a `last` move
+/// that cannot have led to the position).
+pub fn problem(e: PictureError) -> ApiError {
+    Problem::new(ProblemKind::InvalidQuery, e.to_string()).into()
+}
+
+/// The query, read against the game: `bottom` must name one of its
+/// players, `last` must be written in its notation.
+fn options(kind: GameKind, query: &PictureQuery) -> Result<Options, ApiError> {
+    let defaults = Options::default();
+    let flip = match (&query.bottom, query.flip) {
+        (None, flip) => flip.unwrap_or(false),
+        (Some(bottom), flip) => {
+            let players = kind.players();
+            let Some(index) = players.iter().position(|p| p.as_str() == bottom) else {
+                let names: Vec<&str> = players.iter().map(|p| p.as_str()).collect();
+                return Err(Problem::new(
+                    ProblemKind::InvalidQuery,
+                    format!(
+                        "bottom {bottom:?} is not a player of {kind}; its players are: {}",
+                        names.join(", ")
+                    ),
+                )
+                .into());
+            };
+            let by_bottom = index == 1;
+            if flip.is_some_and(|f| f != by_bottom) {
+                return Err(Problem::new(
+                    ProblemKind::InvalidQuery,
+                    format!(
+                        "flip={} contradicts bottom={bottom}; give one of them",
+                        !by_bottom
+                    ),
+                )
+                .into());
+            }
+            by_bottom
+        }
+    };
+    let last = match &query.last {
+        None => None,
+        Some(text) => Some(AnyAction::parse(kind, text).map_err(|e| {
+            Problem::new(
+                ProblemKind::InvalidQuery,
+                format!("last {text:?} is not a {kind} action: {e}"),
+            )
+        })?),
+    };
+    Ok(Options {
+        size: query.size.unwrap_or(defaults.size),
+        flip,
+        coordinates: query.coordinates.unwrap_or(defaults.coordinates),
+        highlights: query.highlights.unwrap_or(defaults.highlights),
+        last,
+    })
+}
+
+/// The options written out in one fixed order: part of the cache key and
+/// of a match picture's entity tag.
+fn canonical(format: Format, options: &Options) -> String {
+    format!(
+        "{}?size={}&flip={}&coordinates={}&highlights={}&last={}",
+        format.extension(),
+        options.size,
+        options.flip,
+        options.coordinates,
+        options.highlights,
+        options
+            .last
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default()
+    )
+}
+
+/// `GET /v1/{game}/{code}/picture.svg`
+pub async fn state_svg(
+    game: Game,
+    req: HttpRequest,
+    code: Code,
+    query: web::Query<PictureQuery>,
+    cache: web::Data<ViewCache>,
+) -> Result<HttpResponse, ApiError> {
+    state_picture(Format::Svg, game, req, code, query, cache).await
+}
+
+/// `GET /v1/{game}/{code}/picture.png`
+pub async fn state_png(
+    game: Game,
+    req: HttpRequest,
+    code: Code,
+    query: web::Query<PictureQuery>,
+    cache: web::Data<ViewCache>,
+) -> Result<HttpResponse, ApiError> {
+    state_picture(Format::Png, game, req, code, query, cache).await
+}
+
+async fn state_picture(
+    format: Format,
+    Game(kind): Game,
+    req: HttpRequest,
+    Code(code): Code,
+    query: web::Query<PictureQuery>,
+    cache: web::Data<ViewCache>,
+) -> Result<HttpResponse, ApiError> {
+    let pos = games::decode(kind, &code, "code")?;
+    if query.v.is_some() {
+        return Err(Problem::new(
+            ProblemKind::InvalidQuery,
+            "v is taken by match pictures only: a state picture never changes",
+        )
+        .into());
+    }
+    let options = options(kind, &query)?;
+    let key = format!("{kind}/{code}/picture.{}", canonical(format, &options));
+    if let Some(hit) = cache.get(&key) {
+        return Ok(immutable(&req, hit));
+    }
+    let body = format.draw(pos, options).await?;
+    let rendered = Rendered::typed(body, format.content_type());
+    cache.insert(key, rendered.clone());
+    Ok(immutable(&req, rendered))
+}
+
+/// `GET /v1/matches/{id}/picture.svg`
+pub async fn match_svg(
+    service: Service,
+    id: Id,
+    req: HttpRequest,
+    query: web::Query<PictureQuery>,
+) -> Result<HttpResponse, ApiError> {
+    match_picture(Format::Svg, service, id, req, query).await
+}
+
+/// `GET /v1/matches/{id}/picture.png`
+pub async fn match_png(
+    service: Service,
+    id: Id,
+    req: HttpRequest,
+    query: web::Query<PictureQuery>,
+) -> Result<HttpResponse, ApiError> {
+    match_picture(Format::Png, service, id, req, query).await
+}
+
+/// A match changes, so its picture is revalidated (`no-cache`) with an
+/// entity tag made of its version and the options.
+async fn match_picture(
+    format: Format,
+    Service(s): Service,
+    Id(id): Id,
+    req: HttpRequest,
+    query: web::Query<PictureQuery>,
+) -> Result<HttpResponse, ApiError> {
+    if query.last.is_some() {
+        return Err(Problem::new(
+            ProblemKind::InvalidQuery,
+            "last is not taken by a match picture: the match marks its own last move",
+        )
+        .into());
+    }
+    let snapshot = s.runner().run(async move { s.snapshot(id).await }).await?;
+    let kind = snapshot.game.game;
+    let mut options = options(kind, &query)?;
+    options.last = snapshot
+        .last
+        .as_ref()
+        .and_then(|mv| AnyAction::parse(kind, &mv.action).ok());
+    let tag = EntityTag::new_strong(format!(
+        "{}-{:016x}",
+        snapshot.game.version.get(),
+        xxhash_rust::xxh3::xxh3_64(canonical(format, &options).as_bytes())
+    ));
+    let policy = HeaderValue::from_static("no-cache");
+    if conditional::client_has(&req, &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag.to_string()))
+            .insert_header((header::CACHE_CONTROL, policy))
+            .finish());
+    }
+    let body = format.draw(snapshot.game.position, options).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, format.content_type()))
+        .insert_header((header::ETAG, tag.to_string()))
+        .insert_header((header::CACHE_CONTROL, policy))
+        .body(body))
+}

@@ -1,0 +1,233 @@
+//! Pictures of states and matches over HTTP: every documented picture URL
+//! for every game, the options and their refusals, caching.
+//!
+//! What the pictures look like is the picture crate's golden tests; here
+//! the service's side: routing, options, media types, caching.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::db::{on_both_backends, spawn_match_app, Backend};
+use crate::helpers::{spawn_app, TestApp, TestResponse, START};
+use crate::live::{create, play};
+
+/// A start code of every game (seeded where the game has chance).
+async fn starts(app: &TestApp) -> Vec<(String, String)> {
+    let mut codes = Vec::new();
+    for game in ["xiangqi", "gomoku", "2048", "quoridor", "tetris"] {
+        let v = app.get(&format!("/v1/{game}/start?seed=7")).await;
+        let v = if v.status == 200 {
+            v.json()
+        } else {
+            app.get(&format!("/v1/{game}/start")).await.json()
+        };
+        codes.push((game.to_owned(), v["code"].as_str().unwrap().to_owned()));
+    }
+    codes
+}
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(body: &[u8]) -> (u32, u32) {
+    assert!(
+        body.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "not a PNG: {:?}",
+        &body[..body.len().min(16)]
+    );
+    let be = |at: usize| u32::from_be_bytes(body[at..at + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+fn svg_text(res: &TestResponse) -> String {
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    assert_eq!(res.header("content-type"), Some("image/svg+xml"));
+    let text = String::from_utf8(res.body.clone()).expect("SVG is UTF-8");
+    assert!(text.contains("<svg"), "{}", &text[..text.len().min(200)]);
+    text
+}
+
+#[tokio::test]
+async fn every_picture_url_in_the_document_answers_for_every_game() {
+    let app = spawn_app().await;
+    let templates: Vec<String> = crate::spec::documented_operations()
+        .into_iter()
+        .filter(|(m, p)| m == "GET" && p.starts_with("/v1/{game}/") && p.contains("/picture."))
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(templates.len(), 2, "{templates:?}");
+    for (game, code) in starts(&app).await {
+        for template in &templates {
+            let path = template.replace("{game}", &game).replace("{code}", &code);
+            let res = app.get(&path).await;
+            assert_eq!(
+                res.status,
+                200,
+                "{path}: {}",
+                String::from_utf8_lossy(&res.body)
+            );
+            if path.ends_with(".png") {
+                assert_eq!(res.header("content-type"), Some("image/png"), "{path}");
+                let (w, h) = png_size(&res.body);
+                assert_eq!(w, 480, "{path}: the default width");
+                assert!(h > 0, "{path}");
+            } else {
+                let svg = svg_text(&res);
+                // Self-contained: text is drawn as outlines, nothing is
+                // fetched, no font of the viewer's is needed.
+                assert!(!svg.contains("<text"), "{path}");
+                assert!(!svg.contains("<image"), "{path}");
+                assert!(!svg.contains("font-family"), "{path}");
+            }
+            assert_eq!(
+                res.header("cache-control"),
+                Some("public, max-age=31536000, immutable"),
+                "{path}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn pictures_revalidate_by_entity_tag() {
+    let app = spawn_app().await;
+    let path = format!("/v1/xiangqi/{START}/picture.png?size=200");
+    let first = app.get(&path).await;
+    assert_eq!(png_size(&first.body).0, 200);
+    let tag = first.header("etag").expect("an ETag").to_owned();
+    let again = app
+        .request(Method::GET, &path, &[("if-none-match", &tag)], None)
+        .await;
+    assert_eq!(again.status, 304);
+    assert!(again.body.is_empty());
+    // Served again from the cache: the same bytes.
+    assert_eq!(app.get(&path).await.body, first.body);
+}
+
+#[tokio::test]
+async fn options_change_the_picture_and_bottom_is_another_way_to_flip() {
+    let app = spawn_app().await;
+    let at = |q: &str| format!("/v1/xiangqi/{START}/picture.svg{q}");
+    let plain = svg_text(&app.get(&at("")).await);
+    let flipped = svg_text(&app.get(&at("?flip=true")).await);
+    let black_below = svg_text(&app.get(&at("?bottom=black")).await);
+    let red_below = svg_text(&app.get(&at("?bottom=red")).await);
+    assert_ne!(plain, flipped);
+    assert_eq!(flipped, black_below);
+    assert_eq!(plain, red_below);
+    let bare = svg_text(&app.get(&at("?coordinates=false")).await);
+    assert_ne!(plain, bare);
+    assert!(bare.len() < plain.len(), "no coordinates is less to draw");
+    let big = app
+        .get(&format!("/v1/xiangqi/{START}/picture.png?size=1000"))
+        .await;
+    assert_eq!(png_size(&big.body).0, 1000);
+}
+
+#[tokio::test]
+async fn bad_options_are_refused_with_what_to_fix() {
+    let app = spawn_app().await;
+    let refused = |q: &'static str| {
+        let app = &app;
+        async move {
+            let res = app
+                .get(&format!("/v1/xiangqi/{START}/picture.svg{q}"))
+                .await;
+            res.problem(400, "invalid-query")["detail"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        }
+    };
+    let detail = refused("?size=10").await;
+    assert!(detail.contains("64") && detail.contains("2048"), "{detail}");
+    let detail = refused("?size=4096").await;
+    assert!(detail.contains("2048"), "{detail}");
+    let detail = refused("?bottom=green").await;
+    assert!(detail.contains("red, black"), "{detail}");
+    let detail = refused("?bottom=black&flip=false").await;
+    assert!(detail.contains("contradicts"), "{detail}");
+    let detail = refused("?last=zz").await;
+    assert!(detail.contains("last \"zz\""), "{detail}");
+    // Well written, but no move onto the start position: e2 is empty.
+    let detail = refused("?last=h2e2").await;
+    assert!(detail.contains("h2e2"), "{detail}");
+    let detail = refused("?shade=red").await;
+    assert!(detail.contains("shade"), "{detail}");
+    app.get("/v1/xiangqi/nope/picture.png")
+        .await
+        .problem(400, "invalid-code");
+    app.get(&format!("/v1/chess/{START}/picture.png"))
+        .await
+        .problem(404, "unknown-game");
+}
+
+#[tokio::test]
+async fn the_last_move_is_marked_when_it_fits() {
+    let app = spawn_app().await;
+    let code = app.play(START, &["h2e2"]).await.json()["code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let plain = svg_text(&app.get(&format!("/v1/xiangqi/{code}/picture.svg")).await);
+    let marked = svg_text(
+        &app.get(&format!("/v1/xiangqi/{code}/picture.svg?last=h2e2"))
+            .await,
+    );
+    assert_ne!(plain, marked);
+    let unmarked = svg_text(
+        &app.get(&format!(
+            "/v1/xiangqi/{code}/picture.svg?last=h2e2&highlights=false"
+        ))
+        .await,
+    );
+    assert_ne!(unmarked, marked);
+}
+
+async fn a_match_picture_is_its_position_with_the_last_move(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, red, _) = create(&app, json!({ "game": "xiangqi" })).await;
+    let path = format!("/v1/matches/{id}/picture.svg");
+    let before = app.get(&path).await;
+    let start = svg_text(&before);
+    assert_eq!(before.header("cache-control"), Some("no-cache"));
+    assert_eq!(
+        start,
+        svg_text(&app.get(&format!("/v1/xiangqi/{START}/picture.svg")).await)
+    );
+    let tag = before.header("etag").unwrap().to_owned();
+    let same = app
+        .request(Method::GET, &path, &[("if-none-match", &tag)], None)
+        .await;
+    assert_eq!(same.status, 304);
+
+    let after = play(&app, &id, &red, json!(["h2e2"])).await;
+    let code = after["state"]["code"].as_str().unwrap();
+    let now = app
+        .request(Method::GET, &path, &[("if-none-match", &tag)], None)
+        .await;
+    assert_eq!(now.status, 200, "a move changes the picture");
+    assert_eq!(
+        svg_text(&now),
+        svg_text(
+            &app.get(&format!("/v1/xiangqi/{code}/picture.svg?last=h2e2"))
+                .await
+        ),
+        "the match marks its own last move"
+    );
+    let png = app
+        .get(&format!(
+            "/v1/matches/{id}/picture.png?size=300&bottom=black"
+        ))
+        .await;
+    assert_eq!(png.header("content-type"), Some("image/png"));
+    assert_eq!(png_size(&png.body).0, 300);
+    app.get(&format!("/v1/matches/{id}/picture.svg?last=h2e2"))
+        .await
+        .problem(400, "invalid-query");
+    app.get("/v1/matches/00000000-0000-4000-8000-000000000000/picture.png")
+        .await
+        .problem(404, "unknown-match");
+}
+
+on_both_backends!(a_match_picture_is_its_position_with_the_last_move);
