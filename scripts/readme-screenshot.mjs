@@ -35,7 +35,6 @@ try {
     await page.locator(`[data-square="${to}"]`).click();
     await black.locator(`[data-square="${to}"][aria-label*="${page === red ? 'red' : 'black'}"]`).waitFor();
   }
-  await black.locator('[data-square="b9"]').click();
   await black.screenshot({ path: out });
 } finally {
   await browser.close();

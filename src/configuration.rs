@@ -24,6 +24,21 @@ pub struct Settings {
     #[arg(long, global = true, env = "QIPAN_PUBLIC_URL")]
     pub public_url: Option<String>,
 
+    /// When no public URL is set, the hosts the service answers for,
+    /// comma-separated (e.g. `qipan.example,localhost`; ports are not
+    /// compared): a request naming another Host gets 421 unknown-host, so a
+    /// forged Host never reaches a share URL or a cached answer. `*`
+    /// answers any Host. Ignored with a public URL, which is then the only
+    /// base of URLs.
+    #[arg(
+        long,
+        global = true,
+        env = "QIPAN_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        default_value = "localhost,127.0.0.1,[::1]"
+    )]
+    pub allowed_hosts: Vec<String>,
+
     /// Memory for rendered state views, in MiB; 0 turns the cache off.
     #[arg(long, global = true, env = "QIPAN_CACHE_MB", default_value_t = 64)]
     pub cache_mb: u64,
@@ -81,6 +96,7 @@ impl Settings {
         Settings {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             public_url: None,
+            allowed_hosts: vec!["localhost".to_owned(), "127.0.0.1".to_owned()],
             cache_mb: 8,
             workers: Some(2),
             database_url: "none".to_owned(),

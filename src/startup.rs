@@ -16,9 +16,10 @@ use crate::cache::ViewCache;
 use crate::configuration::Settings;
 use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
+use crate::routes::host::HostPolicy;
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::{
-    assets, deadline, docs, games, head, health, lobby, pages, picture, socket, state,
+    assets, deadline, docs, games, head, health, host, lobby, pages, picture, socket, state,
 };
 use crate::storage::Database;
 use crate::telemetry::RequestIds;
@@ -66,6 +67,10 @@ impl Application {
         let addr = listener.local_addr()?;
         let workers = settings.workers;
         let cache = web::Data::new(ViewCache::new(settings.cache_mb));
+        let hosts = web::Data::new(HostPolicy::new(
+            settings.public_url.as_deref(),
+            &settings.allowed_hosts,
+        ));
         let settings = web::Data::new(settings);
         let mut server = HttpServer::new(move || {
             App::new()
@@ -75,9 +80,11 @@ impl Application {
                 .wrap(cors())
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
                 .wrap(actix_web::middleware::from_fn(deadline::body_deadline))
+                .wrap(actix_web::middleware::from_fn(host::known_host))
                 .wrap(RequestIds)
                 .wrap(actix_web::middleware::from_fn(head::bodiless_head))
                 .app_data(settings.clone())
+                .app_data(hosts.clone())
                 .app_data(cache.clone())
                 .app_data(matches.clone())
                 .app_data(web::PayloadConfig::new(BODY_LIMIT))

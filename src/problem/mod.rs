@@ -102,11 +102,13 @@ pub enum ProblemKind {
     NotAWebSocket,
     /// The request's body did not arrive in time.
     RequestTimeout,
+    /// The request names a host the service does not answer for.
+    UnknownHost,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 39] = [
+    pub const ALL: [ProblemKind; 40] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -146,6 +148,7 @@ impl ProblemKind {
         ProblemKind::OwnSeek,
         ProblemKind::NotAWebSocket,
         ProblemKind::RequestTimeout,
+        ProblemKind::UnknownHost,
     ];
 
     /// The slug that ends the `type` URI.
@@ -190,6 +193,7 @@ impl ProblemKind {
             ProblemKind::OwnSeek => "own-seek",
             ProblemKind::NotAWebSocket => "not-a-websocket",
             ProblemKind::RequestTimeout => "request-timeout",
+            ProblemKind::UnknownHost => "unknown-host",
         }
     }
 
@@ -240,6 +244,7 @@ impl ProblemKind {
             ProblemKind::OwnSeek => "Own seek",
             ProblemKind::NotAWebSocket => "WebSocket handshake required",
             ProblemKind::RequestTimeout => "Request timeout",
+            ProblemKind::UnknownHost => "Unknown host",
         }
     }
 
@@ -274,6 +279,7 @@ impl ProblemKind {
             ProblemKind::OwnSeek => StatusCode::CONFLICT,
             ProblemKind::NotAWebSocket => StatusCode::UPGRADE_REQUIRED,
             ProblemKind::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            ProblemKind::UnknownHost => StatusCode::MISDIRECTED_REQUEST,
             ProblemKind::PlyNotKept => StatusCode::UNPROCESSABLE_ENTITY,
             ProblemKind::MatchesDisabled | ProblemKind::DatabaseUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -331,6 +337,7 @@ impl ProblemKind {
             ProblemKind::OwnSeek => "The token sent is the seeker's own: another player takes a seek (the seeker may withdraw it).",
             ProblemKind::NotAWebSocket => "This endpoint is a WebSocket: open it with a WebSocket client (GET with Connection: Upgrade, Upgrade: websocket, Sec-WebSocket-Version: 13 and a Sec-WebSocket-Key). `detail` says what the handshake lacked.",
             ProblemKind::RequestTimeout => "The body did not arrive within the service's body timeout (`--body-timeout`, 10 s by default) after the request began; the connection is closed. Send the body at once.",
+            ProblemKind::UnknownHost => "The request's Host is not one of the hosts this service answers for (`--allowed-hosts`, localhost by default, when no `--public-url` is set), so no share URL is built from it. Use the service's own address.",
         }
     }
 }

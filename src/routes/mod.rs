@@ -9,6 +9,7 @@ pub mod docs;
 pub mod games;
 pub mod head;
 pub mod health;
+pub mod host;
 pub mod lobby;
 pub mod matches;
 pub mod pages;

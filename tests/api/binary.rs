@@ -122,7 +122,7 @@ fn flags_go_after_serve_and_every_log_line_names_the_request() {
     ]);
     let mut conn = std::net::TcpStream::connect(&addr).expect("connects");
     conn.write_all(
-        b"GET /v1/xiangqi/x HTTP/1.1\r\nHost: t\r\nX-Request-Id: probe-42\r\nConnection: close\r\n\r\n",
+        b"GET /v1/xiangqi/x HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: probe-42\r\nConnection: close\r\n\r\n",
     )
     .expect("sends");
     let mut answer = String::new();

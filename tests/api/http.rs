@@ -2,7 +2,9 @@
 
 use reqwest::Method;
 
-use crate::helpers::{spawn_app, START};
+use qipan::configuration::Settings;
+
+use crate::helpers::{spawn_app, spawn_app_with, START};
 
 #[tokio::test]
 async fn the_games_list_is_revalidated_after_minutes_not_cached_forever() {
@@ -190,7 +192,7 @@ async fn a_pipelined_head_never_carries_a_body() {
                 .expect("timeout");
             write!(
                 s,
-                "HEAD {path} HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                "HEAD {path} HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
             )
             .expect("sent");
             let mut got = Vec::new();
@@ -251,7 +253,7 @@ async fn a_body_that_does_not_arrive_in_time_is_cut_off() {
         let started = std::time::Instant::now();
         write!(
             s,
-            "POST /v1/xiangqi/start/play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{{\"actions\""
+            "POST /v1/xiangqi/start/play HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{{\"actions\""
         )
         .expect("sent");
         let mut got = Vec::new();
@@ -273,4 +275,84 @@ async fn a_body_that_does_not_arrive_in_time_is_cut_off() {
         )
         .await;
     assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+}
+
+/// Finding 4 of the hardening issue: whatever `Host` said was copied into
+/// share URLs of immutable answers, and each new Host was a new cache key.
+#[tokio::test]
+async fn an_unknown_host_is_refused_before_it_reaches_a_url() {
+    let app = spawn_app().await;
+    let read = format!("/v1/xiangqi/{START}");
+    let forged = app
+        .request(Method::GET, &read, &[("host", "evil.example")], None)
+        .await;
+    let p = forged.problem(421, "unknown-host");
+    let detail = p["detail"].as_str().unwrap();
+    assert!(detail.contains("\"evil.example\""), "{detail}");
+    assert!(detail.contains("localhost, 127.0.0.1"), "{detail}");
+    assert!(!String::from_utf8_lossy(&forged.body).contains("evil.example/"));
+    // Every path, pages and pictures included; health answers anyway.
+    for path in [
+        format!("/p/xiangqi/{START}"),
+        format!("{read}/picture.png"),
+        "/v1/games".to_owned(),
+        "/".to_owned(),
+    ] {
+        let res = app
+            .request(Method::GET, &path, &[("host", "evil.example:80")], None)
+            .await;
+        assert_eq!(res.status, 421, "{path}");
+    }
+    let health = app
+        .request(Method::GET, "/healthz", &[("host", "10.1.2.3")], None)
+        .await;
+    assert_eq!(health.status, 200);
+    // An allowed host on another port builds its URLs from itself.
+    let local = app
+        .request(Method::GET, &read, &[("host", "localhost:9999")], None)
+        .await;
+    assert_eq!(
+        local.json()["url"],
+        format!("http://localhost:9999/v1/xiangqi/{START}")
+    );
+}
+
+#[tokio::test]
+async fn with_a_public_url_any_host_gets_the_public_urls() {
+    let mut settings = Settings::for_tests();
+    settings.public_url = Some("https://qipan.example".to_owned());
+    let app = spawn_app_with(settings).await;
+    let res = app
+        .request(
+            Method::GET,
+            &format!("/v1/xiangqi/{START}"),
+            &[("host", "evil.example")],
+            None,
+        )
+        .await;
+    assert_eq!(res.status, 200);
+    assert_eq!(
+        res.json()["url"],
+        format!("https://qipan.example/v1/xiangqi/{START}")
+    );
+}
+
+#[tokio::test]
+async fn a_star_answers_every_host() {
+    let mut settings = Settings::for_tests();
+    settings.allowed_hosts = vec!["*".to_owned()];
+    let app = spawn_app_with(settings).await;
+    let res = app
+        .request(
+            Method::GET,
+            &format!("/v1/xiangqi/{START}"),
+            &[("host", "lan-box:8080")],
+            None,
+        )
+        .await;
+    assert_eq!(res.status, 200);
+    assert_eq!(
+        res.json()["url"],
+        format!("http://lan-box:8080/v1/xiangqi/{START}")
+    );
 }
