@@ -84,6 +84,37 @@ pub struct Settings {
     #[arg(long, global = true, env = "QIPAN_KEEP_ALIVE", default_value = "15s", value_parser = humantime::parse_duration)]
     pub keep_alive: Duration,
 
+    /// Matches, forks, seeks and takes one client address may create per
+    /// minute; 0: no limit.
+    #[arg(long, global = true, env = "QIPAN_RATE_CREATES", default_value_t = 60)]
+    pub rate_creates: u32,
+
+    /// Other match writes (moves, undo, joins, …) one client address may
+    /// make per second, in bursts of twice that; 0: no limit.
+    #[arg(long, global = true, env = "QIPAN_RATE_WRITES", default_value_t = 20)]
+    pub rate_writes: u32,
+
+    /// Actions of play batches (stateless and match) one client address may
+    /// send per second, in bursts of ten times that; 0: no limit.
+    #[arg(
+        long,
+        global = true,
+        env = "QIPAN_RATE_ACTIONS",
+        default_value_t = 2000
+    )]
+    pub rate_actions: u32,
+
+    /// Proxies whose `X-Forwarded-For` names the client, comma-separated
+    /// addresses (e.g. `10.0.0.2,10.0.0.3`); from anyone else the header is
+    /// ignored and the peer address is the client.
+    #[arg(
+        long,
+        global = true,
+        env = "QIPAN_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+
     /// How long an open seek waits in the lobby before it expires (e.g.
     /// `10m`).
     #[arg(long, global = true, env = "QIPAN_SEEK_TTL", default_value = "10m", value_parser = humantime::parse_duration)]
@@ -106,6 +137,11 @@ impl Settings {
             body_timeout: Duration::from_secs(10),
             keep_alive: Duration::from_millis(500),
             seek_ttl: Duration::from_secs(600),
+            // Tests that are about limits turn them on.
+            rate_creates: 0,
+            rate_writes: 0,
+            rate_actions: 0,
+            trusted_proxies: Vec::new(),
         }
     }
 

@@ -17,6 +17,7 @@ use crate::configuration::Settings;
 use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
 use crate::routes::host::HostPolicy;
+use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::{
     assets, deadline, docs, games, head, health, host, lobby, pages, picture, socket, state,
@@ -67,6 +68,23 @@ impl Application {
         let addr = listener.local_addr()?;
         let workers = settings.workers;
         let cache = web::Data::new(ViewCache::new(settings.cache_mb));
+        let limits = web::Data::new(Limits::new(
+            settings.rate_creates,
+            settings.rate_writes,
+            settings.rate_actions,
+            settings.trusted_proxies.clone(),
+        ));
+        {
+            // Clients whose budget is whole again are forgotten each minute.
+            let limits = limits.clone();
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+                loop {
+                    every.tick().await;
+                    limits.forget_idle();
+                }
+            });
+        }
         let hosts = web::Data::new(HostPolicy::new(
             settings.public_url.as_deref(),
             &settings.allowed_hosts,
@@ -85,6 +103,7 @@ impl Application {
                 .wrap(actix_web::middleware::from_fn(head::bodiless_head))
                 .app_data(settings.clone())
                 .app_data(hosts.clone())
+                .app_data(limits.clone())
                 .app_data(cache.clone())
                 .app_data(matches.clone())
                 .app_data(web::PayloadConfig::new(BODY_LIMIT))

@@ -104,11 +104,13 @@ pub enum ProblemKind {
     RequestTimeout,
     /// The request names a host the service does not answer for.
     UnknownHost,
+    /// The client has spent its budget for a kind of request.
+    RateLimited,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 40] = [
+    pub const ALL: [ProblemKind; 41] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -149,6 +151,7 @@ impl ProblemKind {
         ProblemKind::NotAWebSocket,
         ProblemKind::RequestTimeout,
         ProblemKind::UnknownHost,
+        ProblemKind::RateLimited,
     ];
 
     /// The slug that ends the `type` URI.
@@ -194,6 +197,7 @@ impl ProblemKind {
             ProblemKind::NotAWebSocket => "not-a-websocket",
             ProblemKind::RequestTimeout => "request-timeout",
             ProblemKind::UnknownHost => "unknown-host",
+            ProblemKind::RateLimited => "rate-limited",
         }
     }
 
@@ -245,6 +249,7 @@ impl ProblemKind {
             ProblemKind::NotAWebSocket => "WebSocket handshake required",
             ProblemKind::RequestTimeout => "Request timeout",
             ProblemKind::UnknownHost => "Unknown host",
+            ProblemKind::RateLimited => "Rate limited",
         }
     }
 
@@ -280,6 +285,7 @@ impl ProblemKind {
             ProblemKind::NotAWebSocket => StatusCode::UPGRADE_REQUIRED,
             ProblemKind::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ProblemKind::UnknownHost => StatusCode::MISDIRECTED_REQUEST,
+            ProblemKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ProblemKind::PlyNotKept => StatusCode::UNPROCESSABLE_ENTITY,
             ProblemKind::MatchesDisabled | ProblemKind::DatabaseUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -338,6 +344,7 @@ impl ProblemKind {
             ProblemKind::NotAWebSocket => "This endpoint is a WebSocket: open it with a WebSocket client (GET with Connection: Upgrade, Upgrade: websocket, Sec-WebSocket-Version: 13 and a Sec-WebSocket-Key). `detail` says what the handshake lacked.",
             ProblemKind::RequestTimeout => "The body did not arrive within the service's body timeout (`--body-timeout`, 10 s by default) after the request began; the connection is closed. Send the body at once.",
             ProblemKind::UnknownHost => "The request's Host is not one of the hosts this service answers for (`--allowed-hosts`, localhost by default, when no `--public-url` is set), so no share URL is built from it. Use the service's own address.",
+            ProblemKind::RateLimited => "This client address has spent its budget for this kind of request (`creates` per minute, `writes` or play `actions` per second; see the service's `--rate-*` settings). Wait `Retry-After` seconds; `RateLimit-Policy` and `RateLimit` say which limit and how long.",
         }
     }
 }
@@ -427,6 +434,17 @@ impl Problem {
         }
         if let Members::Allow(AllowMembers { allow }) = &self.members {
             builder.insert_header((header::ALLOW, allow.join(", ")));
+        }
+        if let Members::Rate(r) = &self.members {
+            builder.insert_header((header::RETRY_AFTER, r.retry_after.to_string()));
+            builder.insert_header((
+                "RateLimit-Policy",
+                format!("\"{}\";q={};w={}", r.budget, r.quota, r.window),
+            ));
+            builder.insert_header((
+                "RateLimit",
+                format!("\"{}\";r=0;t={}", r.budget, r.retry_after),
+            ));
         }
         builder.body(self.body(status))
     }

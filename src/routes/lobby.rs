@@ -1,5 +1,6 @@
 //! The lobby: `/v1/lobby` and its seeks.
 
+use super::limits::{Admitted, Creates};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -19,6 +20,7 @@ fn seek_id(req: &HttpRequest) -> &str {
 #[tracing::instrument(skip_all)]
 pub async fn seek(
     Service(s): Service,
+    _: Admitted<Creates>,
     base: Base,
     body: web::Json<SeekRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -71,6 +73,7 @@ pub async fn seeker_events(
 #[tracing::instrument(skip_all)]
 pub async fn take(
     Service(s): Service,
+    _: Admitted<Creates>,
     token: Token,
     req: HttpRequest,
     base: Base,

@@ -12,6 +12,7 @@ use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use serde::de::DeserializeOwned;
 
 use super::conditional::{self, version_tag};
+use super::limits::{charge_actions, Admitted, Creates, Writes};
 use super::state::Base;
 use crate::matches::{
     Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token,
@@ -130,6 +131,7 @@ impl FromRequest for SeatWrite {
         Box::pin(async move {
             let Service(service) = Service::extract(&req).await?;
             let Id(id) = Id::extract(&req).await?;
+            Admitted::<Writes>::extract(&req).await?;
             let token = Token::extract(&req).await?;
             let pre = Precondition::extract(&req).await?;
             let Base(base) = Base::extract(&req).await?;
@@ -186,6 +188,7 @@ fn read(req: &HttpRequest, outcome: Outcome) -> HttpResponse {
 #[tracing::instrument(skip_all)]
 pub async fn create(
     Service(s): Service,
+    _: Admitted<Creates>,
     base: Base,
     body: web::Json<CreateRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -232,7 +235,12 @@ pub async fn history(
 
 /// `POST /v1/matches/{id}/play`
 #[tracing::instrument(skip_all, fields(id = %w.id))]
-pub async fn play(w: SeatWrite, body: web::Json<PlayRequest>) -> Result<HttpResponse, ApiError> {
+pub async fn play(
+    w: SeatWrite,
+    req: HttpRequest,
+    body: web::Json<PlayRequest>,
+) -> Result<HttpResponse, ApiError> {
+    charge_actions(&req, body.actions.len())?;
     let outcome = w
         .service
         .runner()
@@ -301,6 +309,7 @@ pub async fn resign(w: SeatWrite) -> Result<HttpResponse, ApiError> {
 pub async fn fork(
     Service(s): Service,
     Id(id): Id,
+    _: Admitted<Creates>,
     token: Token,
     base: Base,
     OptionalJson(body): OptionalJson<ForkRequest>,
@@ -318,6 +327,7 @@ pub async fn fork(
 pub async fn join(
     Service(s): Service,
     Id(id): Id,
+    _: Admitted<Writes>,
     base: Base,
     query: web::Query<JoinRequest>,
     OptionalJson(body): OptionalJson<JoinRequest>,
@@ -446,6 +456,7 @@ pub async fn withdraw_invites(w: SeatWrite) -> Result<HttpResponse, ApiError> {
 pub async fn decline_invite(
     Service(s): Service,
     Id(id): Id,
+    _: Admitted<Writes>,
     base: Base,
     query: web::Query<JoinRequest>,
     OptionalJson(body): OptionalJson<DeclineRequest>,

@@ -10,6 +10,7 @@ pub mod games;
 pub mod head;
 pub mod health;
 pub mod host;
+pub mod limits;
 pub mod lobby;
 pub mod matches;
 pub mod pages;

@@ -15,6 +15,7 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::limits::{Class, Limits};
 use super::matches::{Id, LastEventId, Service};
 use super::state::Base;
 use crate::matches::{
@@ -46,6 +47,8 @@ pub async fn socket(
 ) -> Result<HttpResponse, ApiError> {
     // The match is read before the upgrade: an unknown one is a 404 problem.
     let LastEventId(last) = LastEventId::read(&req)?;
+    let limits = req.app_data::<web::Data<Limits>>().cloned();
+    let client = limits.as_ref().and_then(|l| l.client(&req));
     let feed = s.feed(id, last, base.0, None).await?;
     let (response, session, messages) =
         actix_ws::handle(&req, body).map_err(|e| NotAWebSocket(e.to_string()))?;
@@ -66,6 +69,8 @@ pub async fn socket(
         Connection {
             matches: s,
             id,
+            limits,
+            client,
             token: Token(None),
             held: None,
             session,
@@ -81,6 +86,10 @@ pub async fn socket(
 struct Connection {
     matches: Matches,
     id: MatchId,
+    /// The service's rate limits, charged per command as over HTTP.
+    limits: Option<web::Data<Limits>>,
+    /// The client address, read at the handshake.
+    client: Option<std::net::IpAddr>,
     token: Token,
     held: Option<crate::matches::presence::Held>,
     session: Session,
@@ -148,14 +157,33 @@ impl Connection {
         })?;
         let command = message.command();
         let reference = message.reference().cloned();
-        let answer = match self.perform(message).await {
-            Ok(ack) => ack_message(command, reference.as_ref(), &ack),
-            Err(e) => problem_message(command, reference.as_ref(), &ApiError::from(e)),
+        let answer = match self.admit(&message) {
+            Err(e) => problem_message(command, reference.as_ref(), &e),
+            Ok(()) => match self.perform(message).await {
+                Ok(ack) => ack_message(command, reference.as_ref(), &ack),
+                Err(e) => problem_message(command, reference.as_ref(), &ApiError::from(e)),
+            },
         };
         self.session
             .text(answer)
             .await
             .map_err(|_| Closing(normal()))
+    }
+
+    /// Charges a command to the client's budgets, as its HTTP endpoint
+    /// would be: a write, and for a play its actions.
+    fn admit(&self, message: &ClientMessage) -> Result<(), ApiError> {
+        let Some(limits) = &self.limits else {
+            return Ok(());
+        };
+        match message {
+            ClientMessage::Auth { .. } => Ok(()),
+            ClientMessage::Play { actions, .. } => {
+                limits.charge_client(self.client, Class::Writes, 1)?;
+                limits.charge_client(self.client, Class::Actions, actions.len())
+            }
+            _ => limits.charge_client(self.client, Class::Writes, 1),
+        }
     }
 
     /// Carries a command out; the members of its `ack`.

@@ -140,6 +140,7 @@ pub async fn play(
     Code(code): Code,
     body: web::Json<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    super::limits::charge_actions(&req, body.actions.len())?;
     let pos = games::decode(kind, &code, "code")?;
     let played = games::play(&pos, &body.actions, Batch::default(), &base.0)?;
     let view: Box<str> = played.view.into();

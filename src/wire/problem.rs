@@ -98,6 +98,22 @@ pub enum Members {
     Plies(PliesMembers),
     /// Where a seek stands.
     Seek(SeekMembers),
+    /// The limit a client reached.
+    Rate(RateMembers),
+}
+
+/// `rate-limited`: which limit, its quota, and when to try again (also in
+/// the `Retry-After`, `RateLimit-Policy` and `RateLimit` headers).
+#[derive(Debug, Serialize)]
+pub struct RateMembers {
+    /// `creates`, `writes` or `actions`.
+    pub budget: &'static str,
+    /// Units allowed per window.
+    pub quota: u32,
+    /// The window, in seconds.
+    pub window: u64,
+    /// Seconds until this request can pass.
+    pub retry_after: u64,
 }
 
 /// `state`: why a seek is no longer open.

@@ -9,6 +9,7 @@ mod errors;
 mod gomoku;
 mod helpers;
 mod http;
+mod limits;
 mod live;
 mod lobby;
 mod matches;

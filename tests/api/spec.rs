@@ -397,6 +397,17 @@ pub fn assert_conforms(
         check_component_response(&what, "UnknownHost", status, content_type, body);
         return;
     }
+    if status == 429 {
+        // Documented once, in the description, for the operations that
+        // create, write or play.
+        assert!(
+            lower == "post",
+            "{what}: only writes are rate limited, got 429: {}",
+            show(body)
+        );
+        check_component_response(&what, "RateLimited", status, content_type, body);
+        return;
+    }
     let template = find_template(doc, path);
     let listed = template.map(|t| {
         follow(doc, &doc["paths"][t], String::new())
