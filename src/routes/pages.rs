@@ -84,15 +84,7 @@ pub async fn state_page(
     cache: web::Data<ViewCache>,
 ) -> Result<HttpResponse, ApiError> {
     let pos = games::decode(kind, &code, "code")?;
-    let last = match &query.last {
-        None => None,
-        Some(text) => Some(AnyAction::parse(kind, text).map_err(|e| {
-            Problem::new(
-                ProblemKind::InvalidQuery,
-                format!("last {text:?} is not a {kind} action: {e}"),
-            )
-        })?),
-    };
+    let last = super::picture::last_move(kind, query.last.as_deref())?;
     let suffix = last
         .as_ref()
         .map(|a| format!("?last={a}"))
@@ -105,7 +97,7 @@ pub async fn state_page(
             let json = games::share_url(&base, kind, &code);
             let options = qipan_picture::Options {
                 size: PAGE_PICTURE,
-                last: last.clone(),
+                last,
                 ..qipan_picture::Options::default()
             };
             let dimensions =

@@ -59,9 +59,18 @@ impl Format {
 }
 
 /// A picture the options do not allow (a size out of bounds, a `last` move
-/// that cannot have led to the position).
+/// that cannot have led to the position) is the client's to fix; a drawing
+/// the renderer refuses is the service's fault.
 pub fn problem(e: PictureError) -> ApiError {
-    Problem::new(ProblemKind::InvalidQuery, e.to_string()).into()
+    match e {
+        // The drawing is the service's own: a renderer's refusal is a bug.
+        PictureError::Render { .. } => ApiError::Internal(anyhow::Error::new(e)),
+        PictureError::SizeOutOfRange { .. }
+        | PictureError::LastOfAnotherGame { .. }
+        | PictureError::ImpossibleLast { .. } => {
+            Problem::new(ProblemKind::InvalidQuery, e.to_string()).into()
+        }
+    }
 }
 
 /// The query, read against the game: `bottom` must name one of its
@@ -97,15 +106,7 @@ fn options(kind: GameKind, query: &PictureQuery) -> Result<Options, ApiError> {
             by_bottom
         }
     };
-    let last = match &query.last {
-        None => None,
-        Some(text) => Some(AnyAction::parse(kind, text).map_err(|e| {
-            Problem::new(
-                ProblemKind::InvalidQuery,
-                format!("last {text:?} is not a {kind} action: {e}"),
-            )
-        })?),
-    };
+    let last = last_move(kind, query.last.as_deref())?;
     Ok(Options {
         size: query.size.unwrap_or(defaults.size),
         flip,
@@ -113,6 +114,24 @@ fn options(kind: GameKind, query: &PictureQuery) -> Result<Options, ApiError> {
         highlights: query.highlights.unwrap_or(defaults.highlights),
         last,
     })
+}
+
+/// The `last` query parameter, read in the game's notation.
+///
+/// # Errors
+///
+/// `invalid-query` naming the parameter and the notation's complaint.
+pub fn last_move(kind: GameKind, last: Option<&str>) -> Result<Option<AnyAction>, ApiError> {
+    last.map(|text| {
+        AnyAction::parse(kind, text).map_err(|e| {
+            Problem::new(
+                ProblemKind::InvalidQuery,
+                format!("last {text:?} is not a {kind} action: {e}"),
+            )
+            .into()
+        })
+    })
+    .transpose()
 }
 
 /// The options written out in one fixed order: part of the cache key and

@@ -18,12 +18,12 @@ fn html(res: &crate::helpers::TestResponse) -> String {
 }
 
 /// The `content` of `<meta property|name="{name}" content="…">`.
-fn meta<'a>(page: &'a str, name: &str) -> Option<&'a str> {
+fn meta(page: &str, name: &str) -> Option<String> {
     ["property", "name"].iter().find_map(|attr| {
         let start = format!("<meta {attr}=\"{name}\" content=\"");
         let from = page.find(&start)? + start.len();
         let len = page[from..].find('"')?;
-        Some(&page[from..from + len])
+        Some(page[from..from + len].replace("&amp;", "&"))
     })
 }
 
@@ -38,19 +38,25 @@ async fn a_state_page_shows_the_board_and_previews_as_its_picture() {
     let page = html(&app.get(&format!("/p/xiangqi/{START}")).await);
     let json = format!("{}/v1/xiangqi/{START}", app.base);
     assert_eq!(
-        meta(&page, "og:image"),
+        meta(&page, "og:image").as_deref(),
         Some(format!("{json}/picture.png?size=600").as_str())
     );
     assert_eq!(
-        meta(&page, "twitter:image"),
+        meta(&page, "twitter:image").as_deref(),
         Some(format!("{json}/picture.png?size=600").as_str())
     );
-    assert_eq!(meta(&page, "twitter:card"), Some("summary_large_image"));
     assert_eq!(
-        meta(&page, "og:url"),
+        meta(&page, "twitter:card").as_deref(),
+        Some("summary_large_image")
+    );
+    assert_eq!(
+        meta(&page, "og:url").as_deref(),
         Some(format!("{}/p/xiangqi/{START}", app.base).as_str())
     );
-    assert_eq!(meta(&page, "og:title"), Some("Xiangqi 象棋 · Red to move"));
+    assert_eq!(
+        meta(&page, "og:title").as_deref(),
+        Some("Xiangqi 象棋 · Red to move")
+    );
     assert!(page.contains("<h2>Red to move</h2>"), "{page}");
     assert!(page.contains(&format!("<img src=\"{json}/picture.svg\"")));
     assert!(page.contains(&format!(
@@ -101,7 +107,7 @@ async fn a_state_page_names_the_move_that_led_there() {
     assert_eq!(png.status, 200, "{}", String::from_utf8_lossy(&png.body));
     assert!(page.contains("<h2>Black to move</h2>"));
     assert_eq!(
-        meta(&page, "og:image"),
+        meta(&page, "og:image").as_deref(),
         Some(
             format!(
                 "{}/v1/xiangqi/{code}/picture.png?size=600&last=h2e2",
@@ -196,7 +202,7 @@ async fn a_match_page_joins_from_an_invite_link(backend: Backend) {
     );
     assert!(page.contains("<dd>black: open</dd>"), "{page}");
     assert_eq!(
-        meta(&page, "og:image"),
+        meta(&page, "og:image").as_deref(),
         Some(format!("{}/v1/matches/{id}/picture.png?size=600&v=1", app.base).as_str())
     );
 

@@ -39,15 +39,15 @@ pub(crate) enum Anchor {
     End,
 }
 
-/// Where a text's reference point is, down.
+/// Which middle of a text goes to its reference point, down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Baseline {
+pub(crate) enum Middle {
     /// Halfway up the capital letters and digits (their visual middle).
-    CapMiddle,
+    Cap,
     /// Halfway up the lower-case letters without ascenders.
-    XMiddle,
+    XHeight,
     /// The middle of this text's own ink (for single ideographs).
-    InkMiddle,
+    Ink,
 }
 
 /// How a text looks.
@@ -236,7 +236,7 @@ pub(crate) fn text(
     y: f64,
     style: Style<'_>,
     anchor: Anchor,
-    baseline: Baseline,
+    baseline: Middle,
 ) {
     let f = font(style.font);
     let (placed, ink) = layout(f, text);
@@ -251,9 +251,9 @@ pub(crate) fn text(
     };
     // Font units have y up; the middle chosen goes to `y`.
     let mid = match baseline {
-        Baseline::CapMiddle => f.cap_height / 2.0,
-        Baseline::XMiddle => f.x_height / 2.0,
-        Baseline::InkMiddle => (ink.y_min + ink.y_max) / 2.0,
+        Middle::Cap => f.cap_height / 2.0,
+        Middle::XHeight => f.x_height / 2.0,
+        Middle::Ink => (ink.y_min + ink.y_max) / 2.0,
     };
     let oy = y + mid * s;
     for (pen, g) in placed {

@@ -4,7 +4,7 @@
 //! The crate is pure, like the rules it draws: no I/O, no clock, no system
 //! fonts. Text is written into the SVG as glyph outlines taken from two
 //! small fonts embedded in the crate (see `fonts/README.md`), so the served
-//! SVG looks the same in every viewer and the PNG is the same on every
+//! SVG looks the same in every viewer and the PNG looks the same on every
 //! machine. The PNG is rendered with `resvg` from the SVG string [`svg`]
 //! returns, so the two never disagree.
 //!
@@ -29,16 +29,19 @@
 //! - **gomoku**: the grid with its star points and the stones. Highlights:
 //!   the last stone, the winning line(s), and under Renju black's forbidden
 //!   points when black is to move.
-//! - **2048**: the tiles in the original game's colours and the score.
+//! - **2048**: the tiles in the original game's colours and the score; the
+//!   original's "Game over!" veil once no move is left.
 //! - **quoridor**: squares, goal rows tinted in their player's colour,
 //!   pawns, walls and each player's walls left. Highlights: each player's
 //!   shortest path to its goal, the last pawn move or wall.
 //! - **tetris**: the visible field and the two hidden rows above it, the
-//!   active piece, the hold piece, the next queue, score, lines and level.
-//!   Highlight: the ghost (where a hard drop lands).
+//!   active piece, the hold piece (greyed while hold is used up), the next
+//!   queue, score, lines and level; "GAME OVER" over the field once the
+//!   stack has topped out. Highlight: the ghost (where a hard drop lands).
 //!
-//! Two-player games mark the side to move with a small token in a corner
-//! while the game goes on.
+//! While a two-player game goes on, the side to move is marked: a small
+//! disc in the corner beside its back rank (xiangqi), a small stone in the
+//! bottom-right corner (gomoku), a pointer before its walls (quoridor).
 
 #![deny(missing_docs)]
 
@@ -229,8 +232,8 @@ pub fn svg(pos: &AnyPosition, options: &Options) -> Result<String, PictureError>
     Ok(games::draw(pos, options)?.finish())
 }
 
-/// Renders the picture [`svg`] draws as a PNG (8-bit RGBA), `options.size`
-/// pixels wide.
+/// Renders the picture [`svg`] draws as a PNG (8-bit RGB: every picture
+/// is opaque), `options.size` pixels wide.
 ///
 /// # Errors
 ///

@@ -46,16 +46,20 @@ fn rasterise(svg: &str) -> Result<tiny_skia::Pixmap, PictureError> {
 /// The pixels as an RGB PNG. A pixel that is not opaque (none is, see the
 /// module docs) is written as its colour over black.
 fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
-    let mut rgb = Vec::with_capacity(pixmap.pixels().len() * 3);
-    for p in pixmap.pixels() {
-        // Premultiplied colour over black is the colour as stored.
-        rgb.extend_from_slice(&[p.red(), p.green(), p.blue()]);
+    // Premultiplied colour over black is the colour as stored: drop alpha.
+    let rgba = pixmap.data();
+    let mut rgb = vec![0; rgba.len() / 4 * 3];
+    for (to, from) in rgb.chunks_exact_mut(3).zip(rgba.chunks_exact(4)) {
+        to.copy_from_slice(&from[..3]);
     }
     let mut out = Vec::with_capacity(rgb.len() / 4);
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
+    // Paeth alone compresses these flat-coloured drawings about as well as
+    // the per-row adaptive choice, in half the time.
+    encoder.set_filter(png::Filter::Paeth);
     let mut writer = encoder
         .write_header()
         .map_err(|e| failed(format!("PNG encoding failed: {e}")))?;
@@ -66,40 +70,4 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
         .finish()
         .map_err(|e| failed(format!("PNG encoding failed: {e}")))?;
     Ok(out)
-}
-
-#[cfg(test)]
-pub(crate) mod timing {
-    //! Stage timings, printed by `cargo test -p qipan-picture --release
-    //! stage_timings -- --ignored --nocapture`.
-
-    #[test]
-    #[ignore = "prints timings; run by hand"]
-    fn stage_timings() {
-        use qipan_rules::{AnyPosition, GameKind};
-        use std::time::Instant;
-        let pos = AnyPosition::from_code(
-            GameKind::Xiangqi,
-            "VVRWU1dBRT1SHEMqNjo-WgQDBQIGFCsBBxJaGx8jL1o",
-        )
-        .expect("valid code");
-        let svg = crate::svg(&pos, &crate::Options::default()).expect("draws");
-        for _ in 0..5 {
-            let t = Instant::now();
-            let pixmap = super::rasterise(&svg).expect("renders");
-            let t1 = t.elapsed();
-            let bytes = super::encode(&pixmap).expect("encodes");
-            let t2 = t.elapsed();
-            let rgba = pixmap.encode_png().expect("encodes");
-            let t3 = t.elapsed();
-            println!(
-                "rasterise {:?}, encode fast RGB {:?} ({} bytes), tiny-skia RGBA {:?} ({} bytes)",
-                t1,
-                t2 - t1,
-                bytes.len(),
-                t3 - t2,
-                rgba.len()
-            );
-        }
-    }
 }

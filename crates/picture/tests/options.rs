@@ -7,7 +7,9 @@
 mod common;
 
 use common::action;
-use qipan_picture::{png, svg, ImpossibleLast, Options, PictureError, MAX_SIZE, MIN_SIZE};
+use qipan_picture::{
+    dimensions, png, svg, ImpossibleLast, Options, PictureError, MAX_SIZE, MIN_SIZE,
+};
 use qipan_rules::{AnyAction, AnyPosition, GameKind, Reason};
 use resvg::tiny_skia::Pixmap;
 
@@ -68,7 +70,12 @@ fn every_game_renders_at_the_smallest_and_largest_size() {
             let bytes = png(&pos, &options).unwrap_or_else(|e| panic!("{}: {e}", pos.kind()));
             let pixmap = Pixmap::decode_png(&bytes).expect("the PNG decodes");
             assert_eq!(pixmap.width(), size, "{}", pos.kind());
-            assert!(pixmap.height() > 0);
+            assert_eq!(
+                dimensions(&pos, &options),
+                Ok((pixmap.width(), pixmap.height())),
+                "{}",
+                pos.kind()
+            );
         }
     }
 }

@@ -6,7 +6,7 @@ use qipan_rules::gomoku::{Point, Position, Stone};
 
 use super::{turn_token, Grid};
 use crate::canvas::{Canvas, PathData};
-use crate::fonts::{self, Anchor, Baseline, Font, Style};
+use crate::fonts::{self, Anchor, Font, Middle, Style};
 use crate::{ImpossibleLast, Options, PictureError};
 
 /// Distance between neighbouring points, in drawing units.
@@ -107,7 +107,7 @@ pub(crate) fn draw(
         r##"<stop offset="0" stop-color="#ffffff"/><stop offset="1" stop-color="#d3d0c8"/>"##,
         r##"</radialGradient></defs>"##
     ));
-    c.rect(0.0, 0.0, side, side).fill(BACKGROUND);
+    c.rect(0.0, 0.0, side, side).fill(BACKGROUND).crisp();
     let far = n * STEP;
     c.rect(
         margin - EDGE,
@@ -115,7 +115,8 @@ pub(crate) fn draw(
         far + 2.0 * EDGE,
         far + 2.0 * EDGE,
     )
-    .fill(BOARD);
+    .fill(BOARD)
+    .crisp();
     let mut lines = PathData::default();
     for i in 0..size {
         let (x, y) = grid.at(i, i);
@@ -125,10 +126,13 @@ pub(crate) fn draw(
             .move_to(x, margin)
             .line_to(x, margin + far);
     }
-    c.path(lines.as_str()).fill("none").stroke(INK, 3.0);
+    // Without anti-aliasing: the lines run along the pixel grid, and
+    // smoothing them was a large share of the rendering time.
+    c.path(lines.as_str()).fill("none").stroke(INK, 3.0).crisp();
     c.rect(margin, margin, far, far)
         .fill("none")
-        .stroke(INK, 6.0);
+        .stroke(INK, 6.0)
+        .crisp();
     for (col, row) in star_points(size) {
         let (vc, vr) = view(col, row);
         let (x, y) = grid.at(vc, vr);
@@ -151,16 +155,6 @@ pub(crate) fn draw(
     }
 
     if options.highlights {
-        if let Some(p) = last {
-            if let Some(stone) = pos.stone_at(p) {
-                let (x, y) = place(p);
-                let ring = match stone {
-                    Stone::Black => "#ffffff",
-                    Stone::White => "#1a1a1a",
-                };
-                c.circle(x, y, 13.0).fill(MARK).stroke(ring, 2.5);
-            }
-        }
         for line in pos.winning_lines() {
             if let (Some(&first), Some(&end)) = (line.first(), line.last()) {
                 let (x1, y1) = place(first);
@@ -169,6 +163,16 @@ pub(crate) fn draw(
                     .stroke(MARK, 16.0)
                     .attr("stroke-linecap", "round")
                     .opacity(0.85);
+            }
+        }
+        if let Some(p) = last {
+            if let Some(stone) = pos.stone_at(p) {
+                let (x, y) = place(p);
+                let ring = match stone {
+                    Stone::Black => "#ffffff",
+                    Stone::White => "#1a1a1a",
+                };
+                c.circle(x, y, 13.0).fill(MARK).stroke(ring, 2.5);
             }
         }
         let mut crosses = PathData::default();
@@ -248,7 +252,7 @@ fn coordinates(c: &mut Canvas, g: Grid, size: u8, flip: bool) {
             bottom + away,
             style,
             Anchor::Middle,
-            Baseline::XMiddle,
+            Middle::XHeight,
         );
         let row = if flip { i } else { top - i };
         let (_, y) = g.at(0, i);
@@ -259,7 +263,7 @@ fn coordinates(c: &mut Canvas, g: Grid, size: u8, flip: bool) {
             y,
             style,
             Anchor::Middle,
-            Baseline::CapMiddle,
+            Middle::Cap,
         );
     }
 }

@@ -7,7 +7,7 @@ use qipan_rules::quoridor::{
 };
 
 use crate::canvas::{Canvas, PathData};
-use crate::fonts::{self, Anchor, Baseline, Font, Style};
+use crate::fonts::{self, Anchor, Font, Middle, Style};
 use crate::{ImpossibleLast, Options, PictureError};
 
 /// A square's side, in drawing units.
@@ -150,7 +150,7 @@ pub(crate) fn draw(
         flip: options.flip,
     };
 
-    c.rect(0.0, 0.0, width, height).fill(BACKGROUND);
+    c.rect(0.0, 0.0, width, height).fill(BACKGROUND).crisp();
     c.rect(board_x, board_y, BOARD, BOARD)
         .num("rx", 10.0)
         .fill(WOOD);
@@ -277,7 +277,7 @@ fn walls_left(c: &mut Canvas, x: f64, y: f64, player: Player, left: u8, to_move:
         y,
         style,
         Anchor::End,
-        Baseline::CapMiddle,
+        Middle::Cap,
     );
 }
 
@@ -303,7 +303,7 @@ fn coordinates(c: &mut Canvas, layout: Layout) {
             board_bottom + LABELS / 2.0,
             style,
             Anchor::Middle,
-            Baseline::XMiddle,
+            Middle::XHeight,
         );
     }
     for rank in 0..SIZE {
@@ -318,7 +318,7 @@ fn coordinates(c: &mut Canvas, layout: Layout) {
             y,
             style,
             Anchor::Middle,
-            Baseline::CapMiddle,
+            Middle::Cap,
         );
     }
 }
@@ -418,4 +418,52 @@ fn shortest_path(pos: &Position, player: Player) -> Vec<Square> {
         left -= 1;
     }
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(line: &str) -> Position {
+        line.split_whitespace()
+            .fold(Position::start(), |pos, text| {
+                let action: Action = text.parse().expect("valid notation");
+                pos.play(action).expect("legal action")
+            })
+    }
+
+    /// Each step goes to a neighbour with no wall between, the path is as
+    /// long as the rules' distance and ends on the goal rank.
+    #[test]
+    fn paths_are_shortest_and_go_around_walls() {
+        for line in [
+            "",
+            "e2 e8 d7h d3h c7v f3v d2 f8h",
+            "e2 e8 e3 e7h e4 d6v f4",
+            "a3h e8 c3h e7 e3h d7 g3h",
+        ] {
+            let pos = play(line);
+            let walls = pos.walls();
+            for player in Player::ALL {
+                let path = shortest_path(&pos, player);
+                let steps = pos.shortest_path(player).expect("a path exists");
+                assert_eq!(path.len(), usize::from(steps) + 1, "{line:?} {player}");
+                assert_eq!(path[0], pos.pawn(player));
+                let end = path[path.len() - 1];
+                assert_eq!(end.rank(), player.goal_rank(), "{line:?} {player}");
+                for pair in path.windows(2) {
+                    let (a, b) = (pair[0], pair[1]);
+                    let apart = a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank());
+                    assert_eq!(apart, 1, "{line:?}: {a} {b}");
+                    assert!(
+                        !walls
+                            .iter()
+                            .any(|w| w.separates().contains(&(a, b))
+                                || w.separates().contains(&(b, a))),
+                        "{line:?}: a wall between {a} and {b}"
+                    );
+                }
+            }
+        }
+    }
 }

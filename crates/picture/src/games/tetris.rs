@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use qipan_rules::tetris::{Cells, Kind, Position, Setup, VISIBLE, WIDTH};
 
 use crate::canvas::Canvas;
-use crate::fonts::{self, Anchor, Baseline, Font, Style};
+use crate::fonts::{self, Anchor, Font, Middle, Style};
 use crate::Options;
 
 /// A field cell's side, in drawing units.
@@ -91,7 +91,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
     let width = MARGIN + PANEL + GAP + field_w + GAP + PANEL + MARGIN;
     let height = MARGIN + hidden_h + field_h + MARGIN;
     let mut c = Canvas::new(options.size, width, height);
-    c.rect(0.0, 0.0, width, height).fill(BACKGROUND);
+    c.rect(0.0, 0.0, width, height).fill(BACKGROUND).crisp();
 
     let field_x = MARGIN + PANEL + GAP;
     let field_y = MARGIN + hidden_h;
@@ -112,7 +112,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
         let y = field_y + row as f64 * CELL;
         grid.move_to(field_x, y).line_to(field_x + field_w, y);
     }
-    c.path(grid.as_str()).fill("none").stroke(GRID, 1.5);
+    c.path(grid.as_str()).fill("none").stroke(GRID, 1.5).crisp();
 
     let shown_rows = VISIBLE as u8 + HIDDEN_SHOWN;
     for row in 0..shown_rows {
@@ -164,7 +164,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
             field_y + field_h / 2.0,
             style,
             Anchor::Middle,
-            Baseline::CapMiddle,
+            Middle::Cap,
         );
     }
 
@@ -199,7 +199,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
             y + 50.0,
             style,
             Anchor::Start,
-            Baseline::CapMiddle,
+            Middle::Cap,
         );
         y += 104.0;
     }
@@ -232,15 +232,7 @@ fn label(c: &mut Canvas, text: &str, x: f64, y: f64) {
         size: 22.0,
         fill: LABEL,
     };
-    fonts::text(
-        c,
-        text,
-        x,
-        y + 8.0,
-        style,
-        Anchor::Start,
-        Baseline::CapMiddle,
-    );
+    fonts::text(c, text, x, y + 8.0, style, Anchor::Start, Middle::Cap);
 }
 
 fn panel_box(c: &mut Canvas, (x, y, w, h): (f64, f64, f64, f64)) {
@@ -260,8 +252,8 @@ fn preview(c: &mut Canvas, kind: Kind, (x, y, w, h): (f64, f64, f64, f64), dim: 
         .fold((u8::MAX, 0, u8::MAX, 0), |(a, b, c0, d), &(col, row)| {
             (a.min(col), b.max(col), c0.min(row), d.max(row))
         });
-    let cols = f64::from(max_c.saturating_sub(min_c) + 1);
-    let rows = f64::from(max_r.saturating_sub(min_r) + 1);
+    let cols = f64::from(max_c) - f64::from(min_c) + 1.0;
+    let rows = f64::from(max_r) - f64::from(min_r) + 1.0;
     let left = x + (w - cols * MINI) / 2.0;
     let top = y + (h - rows * MINI) / 2.0;
     let fill = if dim { STACK } else { colour(kind) };
@@ -283,4 +275,19 @@ fn block(c: &mut Canvas, x: f64, y: f64, side: f64, fill: &str) {
         .num("rx", side * 0.08)
         .fill("#fff")
         .opacity(0.28);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_a_preview_shape_of_four_cells_in_two_rows() {
+        for kind in Kind::ALL {
+            let cells = SPAWN_SHAPES[kind.index()].unwrap_or_else(|| panic!("{kind:?}"));
+            let rows: std::collections::BTreeSet<u8> = cells.iter().map(|c| c.1).collect();
+            let expected = if kind == Kind::I { 1 } else { 2 };
+            assert_eq!(rows.len(), expected, "{kind:?}");
+        }
+    }
 }

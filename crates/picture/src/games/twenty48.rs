@@ -8,7 +8,7 @@
 use qipan_rules::twenty48::Position;
 
 use crate::canvas::Canvas;
-use crate::fonts::{self, Anchor, Baseline, Font, Style};
+use crate::fonts::{self, Anchor, Font, Middle, Style};
 use crate::Options;
 
 const PAGE: &str = "#faf8ef";
@@ -66,7 +66,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
     let width = BOARD_SIDE + 2.0 * MARGIN;
     let height = MARGIN + HEADER + BOARD_SIDE + MARGIN;
     let mut c = Canvas::new(options.size, width, height);
-    c.rect(0.0, 0.0, width, height).fill(PAGE);
+    c.rect(0.0, 0.0, width, height).fill(PAGE).crisp();
 
     // The header: the game's name left, the score box right.
     let title = Style {
@@ -82,7 +82,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
         header_mid,
         title,
         Anchor::Start,
-        Baseline::CapMiddle,
+        Middle::Cap,
     );
     let score = pos.score().to_string();
     let value = Style {
@@ -110,7 +110,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
         box_y + 19.0,
         label,
         Anchor::Middle,
-        Baseline::CapMiddle,
+        Middle::Cap,
     );
     fonts::text(
         &mut c,
@@ -119,7 +119,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
         box_y + 45.0,
         value,
         Anchor::Middle,
-        Baseline::CapMiddle,
+        Middle::Cap,
     );
 
     let top = MARGIN + HEADER;
@@ -152,7 +152,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
                 y + TILE / 2.0,
                 style,
                 Anchor::Middle,
-                Baseline::CapMiddle,
+                Middle::Cap,
             );
         }
     }
@@ -174,7 +174,7 @@ pub(crate) fn draw(pos: &Position, options: &Options) -> Canvas {
             top + BOARD_SIDE / 2.0,
             style,
             Anchor::Middle,
-            Baseline::CapMiddle,
+            Middle::Cap,
         );
     }
     c

@@ -10,7 +10,7 @@ use qipan_rules::xiangqi::{Move, Piece, Position, Role, Side, Square};
 
 use super::{turn_token, Grid};
 use crate::canvas::Canvas;
-use crate::fonts::{self, Anchor, Baseline, Font, Style};
+use crate::fonts::{self, Anchor, Font, Middle, Style};
 use crate::{ImpossibleLast, Options, PictureError};
 
 /// Every character drawn, for the font subset: red's pieces, black's, then
@@ -32,7 +32,7 @@ const INK: &str = "#5a3514";
 const RED: &str = "#c0161b";
 const BLACK: &str = "#1c1c1c";
 const DISC: &str = "#f3e0b5";
-const DISC_EDGE: &str = "#8d6a35";
+const SHADOW: &str = "#4a3012";
 const LAST: &str = "#2b77d8";
 const CHECK: &str = "#e5281e";
 
@@ -120,7 +120,7 @@ pub(crate) fn draw(
         grid.at(col, row)
     };
 
-    c.rect(0.0, 0.0, width, height).fill(BACKGROUND);
+    c.rect(0.0, 0.0, width, height).fill(BACKGROUND).crisp();
     board(&mut c, grid);
     if options.coordinates {
         coordinates(&mut c, grid, flip);
@@ -192,8 +192,11 @@ fn board(c: &mut Canvas, g: Grid) {
         bottom - top + 2.0 * FRAME,
     )
     .fill(BOARD)
-    .stroke(INK, 5.0);
-    // Every line and mark in one path: one stroke for the renderer.
+    .stroke(INK, 5.0)
+    .crisp();
+    // The straight lines and the marks in one path, drawn without
+    // anti-aliasing: they run along the pixel grid, and smoothing thin lines
+    // that cross the whole board was the costliest part of the picture.
     let mut d = crate::canvas::PathData::default();
     for row in 0..10 {
         let (_, y) = g.at(0, row);
@@ -209,16 +212,6 @@ fn board(c: &mut Canvas, g: Grid) {
             d.move_to(x, top).line_to(x, y4);
             d.move_to(x, y5).line_to(x, bottom);
         }
-    }
-    for (a, b) in [
-        ((3, 0), (5, 2)),
-        ((5, 0), (3, 2)),
-        ((3, 7), (5, 9)),
-        ((5, 7), (3, 9)),
-    ] {
-        let (x1, y1) = g.at(a.0, a.1);
-        let (x2, y2) = g.at(b.0, b.1);
-        d.move_to(x1, y1).line_to(x2, y2);
     }
     // Position marks: cannon and soldier points, the same set either way
     // up, so they are placed by picture column and row.
@@ -242,7 +235,21 @@ fn board(c: &mut Canvas, g: Grid) {
     c.path(d.as_str())
         .fill("none")
         .stroke(INK, 2.5)
-        .attr("stroke-linecap", "square");
+        .attr("stroke-linecap", "square")
+        .crisp();
+    // The palaces' diagonals keep their smoothing.
+    let mut d = crate::canvas::PathData::default();
+    for (a, b) in [
+        ((3, 0), (5, 2)),
+        ((5, 0), (3, 2)),
+        ((3, 7), (5, 9)),
+        ((5, 7), (3, 9)),
+    ] {
+        let (x1, y1) = g.at(a.0, a.1);
+        let (x2, y2) = g.at(b.0, b.1);
+        d.move_to(x1, y1).line_to(x2, y2);
+    }
+    c.path(d.as_str()).fill("none").stroke(INK, 2.5);
 
     // The river's words, upright for the viewer whichever way the board is.
     let (_, y4) = g.at(0, 4);
@@ -254,7 +261,7 @@ fn board(c: &mut Canvas, g: Grid) {
     let mid = y4 + STEP / 2.0;
     for (text, col) in [("楚", 1.5), ("河", 2.5), ("漢", 5.5), ("界", 6.5)] {
         let x = left + col * STEP;
-        fonts::text(c, text, x, mid, style, Anchor::Middle, Baseline::InkMiddle);
+        fonts::text(c, text, x, mid, style, Anchor::Middle, Middle::Ink);
     }
 }
 
@@ -276,42 +283,51 @@ fn coordinates(c: &mut Canvas, g: Grid, flip: bool) {
         let file = if flip { 8 - i } else { i };
         let (x, _) = g.at(i, 0);
         let name = char::from(b'a' + file).to_string();
-        fonts::text(c, &name, x, below, style, Anchor::Middle, Baseline::XMiddle);
+        fonts::text(c, &name, x, below, style, Anchor::Middle, Middle::XHeight);
     }
     for row in 0..10u8 {
         let rank = if flip { row } else { 9 - row };
         let (_, y) = g.at(0, row);
         let name = char::from(b'0' + rank).to_string();
-        fonts::text(
-            c,
-            &name,
-            beside,
-            y,
-            style,
-            Anchor::Middle,
-            Baseline::CapMiddle,
-        );
+        fonts::text(c, &name, beside, y, style, Anchor::Middle, Middle::Cap);
     }
 }
 
-/// A piece: shadow, disc, inner ring and glyph.
+/// A piece: shadow, disc, inner ring and glyph. The shadow is a little
+/// larger than the disc and set off down-right, so it also draws the
+/// disc's rim (one shape fewer to render than a stroked edge).
 fn disc(c: &mut Canvas, x: f64, y: f64, piece: Piece) {
     let colour = side_colour(piece.side);
-    c.circle(x + 2.5, y + 4.0, PIECE).fill("#000").opacity(0.28);
-    c.circle(x, y, PIECE).fill(DISC).stroke(DISC_EDGE, 2.5);
+    c.circle(x + 1.0, y + 2.5, PIECE + 1.8)
+        .fill(SHADOW)
+        .opacity(0.6);
+    c.circle(x, y, PIECE).fill(DISC);
     c.circle(x, y, PIECE - 7.5).fill("none").stroke(colour, 2.5);
     let style = Style {
         font: Font::Cjk,
         size: 54.0,
         fill: colour,
     };
-    fonts::text(
-        c,
-        glyph(piece),
-        x,
-        y,
-        style,
-        Anchor::Middle,
-        Baseline::InkMiddle,
-    );
+    fonts::text(c, glyph(piece), x, y, style, Anchor::Middle, Middle::Ink);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_piece_glyph_is_in_the_font_subset_and_the_sides_differ() {
+        for role in Role::ALL {
+            let red = glyph(Piece {
+                side: Side::Red,
+                role,
+            });
+            let black = glyph(Piece {
+                side: Side::Black,
+                role,
+            });
+            assert!(GLYPHS.contains(red) && GLYPHS.contains(black), "{role}");
+            assert_ne!(red, black, "{role}");
+        }
+    }
 }
