@@ -115,6 +115,11 @@ pub struct Settings {
     )]
     pub trusted_proxies: Vec<std::net::IpAddr>,
 
+    /// Serve `GET /metrics` (Prometheus' text format) and count requests
+    /// for it; `false` turns both off.
+    #[arg(long, global = true, env = "QIPAN_METRICS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub metrics: bool,
+
     /// How long an open seek waits in the lobby before it expires (e.g.
     /// `10m`).
     #[arg(long, global = true, env = "QIPAN_SEEK_TTL", default_value = "10m", value_parser = humantime::parse_duration)]
@@ -142,6 +147,7 @@ impl Settings {
             rate_writes: 0,
             rate_actions: 0,
             trusted_proxies: Vec::new(),
+            metrics: true,
         }
     }
 

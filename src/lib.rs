@@ -15,6 +15,7 @@ pub mod cli;
 pub mod configuration;
 pub mod games;
 pub mod matches;
+pub mod metrics;
 pub mod pages;
 pub mod problem;
 pub mod routes;

@@ -20,7 +20,8 @@ use crate::routes::host::HostPolicy;
 use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::{
-    assets, deadline, docs, games, head, health, host, lobby, pages, picture, socket, state,
+    assets, deadline, docs, games, head, health, host, lobby, observe, pages, picture, socket,
+    state,
 };
 use crate::storage::Database;
 use crate::telemetry::RequestIds;
@@ -89,6 +90,7 @@ impl Application {
             settings.public_url.as_deref(),
             &settings.allowed_hosts,
         ));
+        let counting = settings.metrics;
         let settings = web::Data::new(settings);
         let mut server = HttpServer::new(move || {
             App::new()
@@ -99,6 +101,10 @@ impl Application {
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
                 .wrap(actix_web::middleware::from_fn(deadline::body_deadline))
                 .wrap(actix_web::middleware::from_fn(host::known_host))
+                .wrap(actix_web::middleware::Condition::new(
+                    counting,
+                    actix_web::middleware::from_fn(observe::count),
+                ))
                 .wrap(RequestIds)
                 .wrap(actix_web::middleware::from_fn(head::bodiless_head))
                 .app_data(settings.clone())
@@ -115,6 +121,11 @@ impl Application {
                 .app_data(web::QueryConfig::default().error_handler(problem::query_error))
                 .app_data(web::PathConfig::default().error_handler(problem::path_error))
                 .configure(routes)
+                .configure(|cfg| {
+                    if counting {
+                        cfg.service(resource("/metrics", GET, get().to(observe::scrape)));
+                    }
+                })
                 .default_service(web::to(problem::not_found))
         })
         .shutdown_timeout(10)

@@ -94,6 +94,7 @@ impl Matches {
             token: Some(&token),
             invites,
         };
+        crate::metrics::metrics().match_created();
         Ok(Outcome {
             view: render(&m, &seats, None, base, Some(shown))?,
             id,
@@ -250,6 +251,7 @@ impl Matches {
             token: Some(&token),
             invites: Vec::new(),
         };
+        crate::metrics::metrics().match_created();
         Ok(Outcome {
             view: render(&m, &seats, None, base, Some(shown))?,
             id: child,

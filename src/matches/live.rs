@@ -107,6 +107,8 @@ pub struct Feed {
     tick: tokio::time::Interval,
     /// The client's seat, while the feed is open.
     _held: Option<Held>,
+    /// Counted among the open streams while it lives.
+    _open: crate::metrics::OpenStream,
 }
 
 impl Matches {
@@ -140,6 +142,7 @@ impl Matches {
             ready: VecDeque::new(),
             tick,
             _held: held,
+            _open: crate::metrics::OpenStream::new("match"),
         };
         feed.catch_up().await?;
         Ok(feed)

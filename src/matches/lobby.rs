@@ -322,6 +322,7 @@ impl Matches {
             token: Some(&taker_token),
             invites: Vec::new(),
         };
+        crate::metrics::metrics().match_created();
         Ok(Outcome {
             view: render(&m, &seats, None, base, Some(shown))?,
             id: m.id,
@@ -392,6 +393,7 @@ impl Matches {
             ready: VecDeque::new(),
             done: false,
             _held: held,
+            _open: crate::metrics::OpenStream::new("lobby"),
         };
         feed.ready.push_back(Item::Frame(Arc::new(Frame::new(
             "seek",
@@ -425,6 +427,7 @@ impl Matches {
             changes,
             tick: keep_alive(self.live.keep_alive),
             ready,
+            _open: crate::metrics::OpenStream::new("lobby"),
         })
     }
 
@@ -497,6 +500,8 @@ pub struct SeekFeed {
     ready: VecDeque<Item>,
     done: bool,
     _held: SeekHeld,
+    /// Counted among the open streams while it lives.
+    _open: crate::metrics::OpenStream,
 }
 
 impl Live for SeekFeed {
@@ -584,6 +589,8 @@ pub struct LobbyFeed {
     changes: Receiver<Signal>,
     tick: tokio::time::Interval,
     ready: VecDeque<Item>,
+    /// Counted among the open streams while it lives.
+    _open: crate::metrics::OpenStream,
 }
 
 impl Live for LobbyFeed {

@@ -150,6 +150,12 @@ impl Matches {
             .ok_or(MatchError::UnknownMatch(id))
     }
 
+    /// The database pool's connections: how many it holds, how many idle.
+    pub fn pool_use(&self) -> (u32, usize) {
+        let pool = self.db.pool();
+        (pool.size(), pool.num_idle())
+    }
+
     /// Where this service's operations run (see [`Runner`]).
     pub fn runner(&self) -> Runner {
         match self.db.backend() {

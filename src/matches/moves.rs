@@ -101,6 +101,7 @@ impl Matches {
         self.write(&mut conn, &mut m, &pre, None, &kept, change)
             .await?;
         drop(conn);
+        crate::metrics::metrics().moves(played.count);
         Ok(Outcome {
             view: render(&m, &seats, Some(&played.view), base, None)?,
             id,

@@ -221,6 +221,9 @@ impl From<GameError> for ApiError {
 
 impl From<StorageError> for ApiError {
     fn from(e: StorageError) -> ApiError {
+        if !matches!(e, StorageError::Conflict) {
+            crate::metrics::metrics().database_error();
+        }
         match e {
             StorageError::Unavailable(cause) => ApiError::Unavailable {
                 problem: Problem::new(

@@ -186,6 +186,7 @@ impl Limits {
 
 /// The 429 problem for a spent budget.
 fn refusal(bucket: &Bucket, cost: u32, wait: Duration) -> ApiError {
+    crate::metrics::metrics().limited(bucket.name);
     let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
     let what = if cost == 1 {
         "this request".to_owned()

@@ -13,6 +13,7 @@ pub mod host;
 pub mod limits;
 pub mod lobby;
 pub mod matches;
+pub mod observe;
 pub mod pages;
 pub mod picture;
 pub mod socket;

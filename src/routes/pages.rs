@@ -19,7 +19,7 @@ use crate::cache::ViewCache;
 use crate::games;
 use crate::matches::{MatchId, MatchStatus, Snapshot};
 use crate::pages::{game_name, headline, player_name, Fact, Link, Page};
-use crate::problem::{ApiError, Problem, ProblemKind};
+use crate::problem::ApiError;
 use crate::wire::state::StatusView;
 
 /// The media type of every page.

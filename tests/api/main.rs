@@ -13,6 +13,7 @@ mod limits;
 mod live;
 mod lobby;
 mod matches;
+mod metrics;
 mod outage;
 mod pages;
 mod picture;

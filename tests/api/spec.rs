@@ -860,6 +860,7 @@ fn documented_operations_are_the_route_table() {
         ("GET", "/v1/matches/{id}/picture.png"),
         ("GET", "/v1/matches/{id}/join"),
         ("GET", "/docs"),
+        ("GET", "/metrics"),
         ("GET", "/"),
         ("GET", "/play/{game}"),
         ("GET", "/play/{game}/{code}"),

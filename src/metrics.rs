@@ -1,0 +1,185 @@
+//! What the service counts, for `GET /metrics` in Prometheus' text format
+//! (the `prometheus` crate): requests by route, method and status, their
+//! latency, matches created, moves played, open live streams, rate-limit
+//! refusals, database errors, and the database pool's connections.
+//!
+//! One set of metrics per process (a scrape describes the process, and the
+//! places that count — the match domain, the limits, the live feeds — need
+//! no handle passed to them). Counters only grow; tests read differences.
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
+    Registry, TextEncoder,
+};
+
+/// The service's metrics.
+pub struct Metrics {
+    registry: Registry,
+    requests: IntCounterVec,
+    latency: HistogramVec,
+    matches_created: IntCounter,
+    moves_played: IntCounter,
+    rate_limited: IntCounterVec,
+    open_streams: IntGaugeVec,
+    database_errors: IntCounter,
+    pool_size: IntGauge,
+    pool_idle: IntGauge,
+}
+
+/// The process's metrics.
+pub fn metrics() -> &'static Metrics {
+    static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+    &METRICS
+}
+
+impl Metrics {
+    fn new() -> Metrics {
+        let registry =
+            Registry::new_custom(Some("qipan".to_owned()), None).expect("a fixed, valid prefix");
+        let requests = IntCounterVec::new(
+            Opts::new("http_requests_total", "HTTP requests answered"),
+            &["route", "method", "status"],
+        )
+        .expect("valid metric options");
+        let latency = HistogramVec::new(
+            HistogramOpts::new(
+                "http_request_duration_seconds",
+                "Time from a request's head to its answer's head",
+            )
+            .buckets(vec![
+                0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                1.0, 2.5, 5.0,
+            ]),
+            &["route", "method"],
+        )
+        .expect("valid metric options");
+        let matches_created = IntCounter::new(
+            "matches_created_total",
+            "Matches created: new matches, forks and duels from taken seeks",
+        )
+        .expect("valid metric options");
+        let moves_played = IntCounter::new("moves_played_total", "Moves played in matches")
+            .expect("valid metric options");
+        let rate_limited = IntCounterVec::new(
+            Opts::new("rate_limited_total", "Requests refused 429, by budget"),
+            &["budget"],
+        )
+        .expect("valid metric options");
+        let open_streams = IntGaugeVec::new(
+            Opts::new(
+                "open_streams",
+                "Live streams open now: match event streams and sockets, lobby streams",
+            ),
+            &["kind"],
+        )
+        .expect("valid metric options");
+        let database_errors = IntCounter::new(
+            "database_errors_total",
+            "Requests that met an unreachable database or a failed query",
+        )
+        .expect("valid metric options");
+        let pool_size = IntGauge::new(
+            "database_pool_connections",
+            "Connections the database pool holds",
+        )
+        .expect("valid metric options");
+        let pool_idle = IntGauge::new(
+            "database_pool_idle_connections",
+            "Connections of the pool not in use",
+        )
+        .expect("valid metric options");
+        for collector in [
+            Box::new(requests.clone()) as Box<dyn prometheus::core::Collector>,
+            Box::new(latency.clone()),
+            Box::new(matches_created.clone()),
+            Box::new(moves_played.clone()),
+            Box::new(rate_limited.clone()),
+            Box::new(open_streams.clone()),
+            Box::new(database_errors.clone()),
+            Box::new(pool_size.clone()),
+            Box::new(pool_idle.clone()),
+        ] {
+            registry
+                .register(collector)
+                .expect("each metric is registered once");
+        }
+        Metrics {
+            registry,
+            requests,
+            latency,
+            matches_created,
+            moves_played,
+            rate_limited,
+            open_streams,
+            database_errors,
+            pool_size,
+            pool_idle,
+        }
+    }
+
+    /// An answered request: `route` is its route's pattern
+    /// (`/v1/{game}/{code}`), never the path itself, so the label set stays
+    /// small whatever clients send.
+    pub fn request(&self, route: &str, method: &str, status: u16, took: Duration) {
+        let status = status.to_string();
+        self.requests
+            .with_label_values(&[route, method, &status])
+            .inc();
+        self.latency
+            .with_label_values(&[route, method])
+            .observe(took.as_secs_f64());
+    }
+
+    /// A match was created.
+    pub fn match_created(&self) {
+        self.matches_created.inc();
+    }
+
+    /// `n` moves were played in a match.
+    pub fn moves(&self, n: usize) {
+        self.moves_played.inc_by(n as u64);
+    }
+
+    /// A request was refused for a spent budget.
+    pub fn limited(&self, budget: &str) {
+        self.rate_limited.with_label_values(&[budget]).inc();
+    }
+
+    /// A request met a database error.
+    pub fn database_error(&self) {
+        self.database_errors.inc();
+    }
+
+    /// The text exposition, with the pool's connections as they are now.
+    pub fn render(&self, pool: Option<(u32, usize)>) -> String {
+        if let Some((size, idle)) = pool {
+            self.pool_size.set(i64::from(size));
+            self.pool_idle.set(i64::try_from(idle).unwrap_or(i64::MAX));
+        }
+        let mut out = Vec::new();
+        // Encoding plain counters and histograms into a Vec cannot fail.
+        let _ = TextEncoder::new().encode(&self.registry.gather(), &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+/// One open live stream, counted while it lives.
+pub struct OpenStream(IntGauge);
+
+impl OpenStream {
+    /// Counts a stream of `kind` (`match` or `lobby`) until dropped.
+    pub fn new(kind: &str) -> OpenStream {
+        let gauge = metrics().open_streams.with_label_values(&[kind]);
+        gauge.inc();
+        OpenStream(gauge)
+    }
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
+}
