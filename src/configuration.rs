@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use crate::matches::retention::{Keep, Retention};
 use crate::storage::DatabaseSettings;
 
 /// How the service runs.
@@ -115,6 +116,26 @@ pub struct Settings {
     )]
     pub trusted_proxies: Vec<std::net::IpAddr>,
 
+    /// Matches in which nothing happened for this long are deleted (e.g.
+    /// `30d`); `off` keeps them for ever.
+    #[arg(long, global = true, env = "QIPAN_RETAIN_IDLE", default_value = "30d")]
+    pub retain_idle: Keep,
+
+    /// Finished matches are deleted this long after they ended (e.g. `7d`);
+    /// `off` keeps them for ever.
+    #[arg(
+        long,
+        global = true,
+        env = "QIPAN_RETAIN_FINISHED",
+        default_value = "7d"
+    )]
+    pub retain_finished: Keep,
+
+    /// How often each instance deletes the matches retention no longer
+    /// keeps (e.g. `1m`).
+    #[arg(long, global = true, env = "QIPAN_RETENTION_SWEEP", default_value = "1m", value_parser = humantime::parse_duration)]
+    pub retention_sweep: Duration,
+
     /// Serve `GET /metrics` (Prometheus' text format) and count requests
     /// for it; `false` turns both off.
     #[arg(long, global = true, env = "QIPAN_METRICS", default_value_t = true, action = clap::ArgAction::Set)]
@@ -148,6 +169,9 @@ impl Settings {
             rate_actions: 0,
             trusted_proxies: Vec::new(),
             metrics: true,
+            retain_idle: Keep(None),
+            retain_finished: Keep(None),
+            retention_sweep: Duration::from_millis(200),
         }
     }
 
@@ -157,6 +181,15 @@ impl Settings {
             presence_grace: self.presence_grace,
             keep_alive: self.keep_alive,
             seek_ttl: self.seek_ttl,
+        }
+    }
+
+    /// The retention rules.
+    pub fn retention(&self) -> Retention {
+        Retention {
+            idle: self.retain_idle,
+            finished: self.retain_finished,
+            every: self.retention_sweep,
         }
     }
 

@@ -57,6 +57,9 @@ impl Application {
             None => None,
         };
         let live = settings.live();
+        if let Some(db) = &database {
+            settings.retention().start(db.clone());
+        }
         let mut matches = database.clone().map(|db| Matches::new(db, live));
         if let Some(m) = &mut matches {
             m.start_live()

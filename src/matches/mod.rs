@@ -25,6 +25,7 @@ mod moves;
 mod offload;
 pub mod presence;
 mod read;
+pub mod retention;
 
 pub use domain::{
     KeptMove, Match, MatchEnd, MatchStatus, Mode, Parent, Seat, SeatSlot, Timestamp, UndoOffer,

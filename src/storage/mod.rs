@@ -6,6 +6,7 @@
 
 pub mod lobby;
 pub mod matches;
+pub mod retention;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -18,6 +18,7 @@ mod outage;
 mod pages;
 mod picture;
 mod quoridor;
+mod retention;
 mod spec;
 mod tetris;
 mod twenty48;
