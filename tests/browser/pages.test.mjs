@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TIMEOUT, launch, open, api, startCode, playedCode, screenshot, addressOf,
+  TIMEOUT, launch, open, api, startCode, playedCode, screenshot, addressOf, BASE,
 } from './helpers.mjs';
 
 let browser;
@@ -50,6 +50,22 @@ describe('share pages', { timeout: TIMEOUT * 2 }, () => {
     assert.equal(seat.seat, 'white');
     const match = await api('GET', `/v1/matches/${created.id}`);
     assert.ok(match.seats.every((s) => s.taken), 'both seats are taken');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('the API reference renders every operation, offline', async () => {
+    const page = await open(browser, '/docs#/pictures/pictureSvg');
+    await page.locator('.opblock').first().waitFor();
+    const operations = await page.locator('.opblock').count();
+    const documented = (await (await fetch(`${BASE}/openapi.yaml`)).text())
+      .split('\n').filter((line) => /^      operationId: /.test(line)).length;
+    assert.equal(operations, documented, 'one block per operation');
+    // Every request the page made went to the service itself.
+    const outside = await page.evaluate(() => performance.getEntriesByType('resource')
+      .map((r) => r.name).filter((n) => !n.startsWith(location.origin)));
+    assert.deepEqual(outside, []);
+    await screenshot(page, 'docs');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
