@@ -48,6 +48,10 @@
 # too), PGHOST (127.0.0.1), PGPORT (5432), PGUSER (postgres), PORT (18190),
 # RUST_LOG (warn: request logs off).
 set -euo pipefail
+# The load generator is one client address: its budgets and connection cap
+# (see the README) would be measured instead of the service.
+export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
+export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
 
 cd "$(dirname "$0")/.."
 

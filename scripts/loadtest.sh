@@ -13,6 +13,10 @@
 # qipan's request logs are off too; RUST_LOG=info measures them), PIN (1: pin
 # the servers to CPU 0 and wrk to CPU 1 when taskset exists).
 set -euo pipefail
+# The load generator is one client address: its budgets and connection cap
+# (see the README) would be measured instead of the service.
+export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
+export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
 
 cd "$(dirname "$0")/.."
 

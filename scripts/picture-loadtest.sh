@@ -10,6 +10,10 @@
 # Environment (defaults): CODE (a middlegame), CONNECTIONS (32),
 # DURATION (10s), SIZE (600, the width share pages put in previews).
 set -euo pipefail
+# The load generator is one client address: its budgets and connection cap
+# (see the README) would be measured instead of the service.
+export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
+export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
 cd "$(dirname "$0")/.."
 
 CODE=${CODE:-VVRWU1dFUjRRHEM2ODo8PgQDBQIGFBgABxMZGx8jJio}

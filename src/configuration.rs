@@ -116,6 +116,27 @@ pub struct Settings {
     )]
     pub trusted_proxies: Vec<std::net::IpAddr>,
 
+    /// Most open connections in all (each worker takes its share); past
+    /// it, new connections wait to be accepted.
+    #[arg(
+        long,
+        global = true,
+        env = "QIPAN_MAX_CONNECTIONS",
+        default_value_t = 10_000
+    )]
+    pub max_connections: usize,
+
+    /// Most open connections one client address may hold (trusted proxies
+    /// excepted); a connection beyond it is answered 503
+    /// too-many-connections and closed. 0: no cap.
+    #[arg(
+        long,
+        global = true,
+        env = "QIPAN_MAX_CONNECTIONS_PER_CLIENT",
+        default_value_t = 64
+    )]
+    pub max_connections_per_client: u32,
+
     /// Matches in which nothing happened for this long are deleted (e.g.
     /// `30d`); `off` keeps them for ever.
     #[arg(long, global = true, env = "QIPAN_RETAIN_IDLE", default_value = "30d")]
@@ -169,6 +190,8 @@ impl Settings {
             rate_actions: 0,
             trusted_proxies: Vec::new(),
             metrics: true,
+            max_connections: 10_000,
+            max_connections_per_client: 0,
             retain_idle: Keep(None),
             retain_finished: Keep(None),
             retention_sweep: Duration::from_millis(200),

@@ -16,12 +16,13 @@ use crate::cache::ViewCache;
 use crate::configuration::Settings;
 use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
+use crate::routes::connections::ConnectionCap;
 use crate::routes::host::HostPolicy;
 use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::{
-    assets, deadline, docs, games, head, health, host, lobby, observe, pages, picture, socket,
-    state,
+    assets, connections, deadline, docs, games, head, health, host, lobby, observe, pages, picture,
+    socket, state,
 };
 use crate::storage::Database;
 use crate::telemetry::RequestIds;
@@ -94,6 +95,14 @@ impl Application {
             &settings.allowed_hosts,
         ));
         let counting = settings.metrics;
+        let cap = ConnectionCap::new(
+            settings.max_connections_per_client,
+            settings.trusted_proxies.clone(),
+        );
+        let per_worker = settings
+            .max_connections
+            .div_ceil(settings.workers.unwrap_or_else(num_workers).max(1))
+            .max(1);
         let settings = web::Data::new(settings);
         let mut server = HttpServer::new(move || {
             App::new()
@@ -104,6 +113,7 @@ impl Application {
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
                 .wrap(actix_web::middleware::from_fn(deadline::body_deadline))
                 .wrap(actix_web::middleware::from_fn(host::known_host))
+                .wrap(actix_web::middleware::from_fn(connections::refuse_over_cap))
                 .wrap(actix_web::middleware::Condition::new(
                     counting,
                     actix_web::middleware::from_fn(observe::count),
@@ -132,6 +142,8 @@ impl Application {
                 .default_service(web::to(problem::not_found))
         })
         .shutdown_timeout(10)
+        .on_connect(move |connection, data| cap.on_connect(connection, data))
+        .max_connections(per_worker)
         .disable_signals()
         .listen(listener)?;
         if let Some(n) = workers {
@@ -228,6 +240,11 @@ fn resource(
     web::resource(path)
         .route(route)
         .default_service(web::to(method_not_allowed(method)))
+}
+
+/// The number of workers actix starts when none is set: one per core.
+fn num_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// The route table. Static paths come first. Each game has its own

@@ -106,11 +106,13 @@ pub enum ProblemKind {
     UnknownHost,
     /// The client has spent its budget for a kind of request.
     RateLimited,
+    /// The client holds the most connections one client may.
+    TooManyConnections,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 41] = [
+    pub const ALL: [ProblemKind; 42] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -152,6 +154,7 @@ impl ProblemKind {
         ProblemKind::RequestTimeout,
         ProblemKind::UnknownHost,
         ProblemKind::RateLimited,
+        ProblemKind::TooManyConnections,
     ];
 
     /// The slug that ends the `type` URI.
@@ -198,6 +201,7 @@ impl ProblemKind {
             ProblemKind::RequestTimeout => "request-timeout",
             ProblemKind::UnknownHost => "unknown-host",
             ProblemKind::RateLimited => "rate-limited",
+            ProblemKind::TooManyConnections => "too-many-connections",
         }
     }
 
@@ -250,6 +254,7 @@ impl ProblemKind {
             ProblemKind::RequestTimeout => "Request timeout",
             ProblemKind::UnknownHost => "Unknown host",
             ProblemKind::RateLimited => "Rate limited",
+            ProblemKind::TooManyConnections => "Too many connections",
         }
     }
 
@@ -286,6 +291,7 @@ impl ProblemKind {
             ProblemKind::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ProblemKind::UnknownHost => StatusCode::MISDIRECTED_REQUEST,
             ProblemKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ProblemKind::TooManyConnections => StatusCode::SERVICE_UNAVAILABLE,
             ProblemKind::PlyNotKept => StatusCode::UNPROCESSABLE_ENTITY,
             ProblemKind::MatchesDisabled | ProblemKind::DatabaseUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -345,6 +351,7 @@ impl ProblemKind {
             ProblemKind::RequestTimeout => "The body did not arrive within the service's body timeout (`--body-timeout`, 10 s by default) after the request began; the connection is closed. Send the body at once.",
             ProblemKind::UnknownHost => "The request's Host is not one of the hosts this service answers for (`--allowed-hosts`, localhost by default, when no `--public-url` is set), so no share URL is built from it. Use the service's own address.",
             ProblemKind::RateLimited => "This client address has spent its budget for this kind of request (`creates` per minute, `writes` or play `actions` per second; see the service's `--rate-*` settings). Wait `Retry-After` seconds; `RateLimit-Policy` and `RateLimit` say which limit and how long.",
+            ProblemKind::TooManyConnections => "This client address holds as many open connections as one client may (`--max-connections-per-client`); this connection is answered and closed. Reuse the open ones.",
         }
     }
 }

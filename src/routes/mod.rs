@@ -4,6 +4,7 @@
 
 pub mod assets;
 pub mod conditional;
+pub mod connections;
 pub mod deadline;
 pub mod docs;
 pub mod games;

@@ -356,3 +356,59 @@ async fn a_star_answers_every_host() {
         format!("http://lan-box:8080/v1/xiangqi/{START}")
     );
 }
+
+/// Part of finding 1 of the hardening issue: one address could hold as
+/// many connections as the machine has descriptors.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_a_bounded_number_of_connections() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    let mut settings = Settings::for_tests();
+    settings.max_connections_per_client = 2;
+    let app = spawn_app_with(settings).await;
+    let addr = app.base.trim_start_matches("http://").to_owned();
+    let outcome = tokio::task::spawn_blocking(move || {
+        // A keep-alive request on a new connection; the head of its answer.
+        let ask = |s: &mut TcpStream| {
+            s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                .unwrap();
+            write!(s, "GET /v1/games HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
+            let mut buf = vec![0; 65536];
+            let n = s.read(&mut buf).unwrap();
+            String::from_utf8_lossy(&buf[..n]).into_owned()
+        };
+        let mut first = TcpStream::connect(&addr).unwrap();
+        let mut second = TcpStream::connect(&addr).unwrap();
+        let a = ask(&mut first);
+        let b = ask(&mut second);
+        let mut third = TcpStream::connect(&addr).unwrap();
+        let c = ask(&mut third);
+        // The third is closed after its answer.
+        let mut rest = Vec::new();
+        let closed = third.read_to_end(&mut rest).is_ok();
+        drop(first);
+        // Once one closes, a new connection is served again.
+        let mut again = String::new();
+        for _ in 0..50 {
+            let mut fourth = TcpStream::connect(&addr).unwrap();
+            again = ask(&mut fourth);
+            if again.starts_with("HTTP/1.1 200") {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        drop(second);
+        (a, b, c, closed, again)
+    })
+    .await
+    .unwrap();
+    let (a, b, c, closed, again) = outcome;
+    assert!(a.starts_with("HTTP/1.1 200"), "{a}");
+    assert!(b.starts_with("HTTP/1.1 200"), "{b}");
+    assert!(c.starts_with("HTTP/1.1 503"), "{c}");
+    assert!(c.contains("/problems/too-many-connections"), "{c}");
+    assert!(c.contains("holds 2 open connections"), "{c}");
+    assert!(closed, "the connection over the cap is closed");
+    assert!(again.starts_with("HTTP/1.1 200"), "{again}");
+}

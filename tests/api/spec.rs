@@ -397,6 +397,11 @@ pub fn assert_conforms(
         check_component_response(&what, "UnknownHost", status, content_type, body);
         return;
     }
+    if status == 503 && String::from_utf8_lossy(body).contains("/problems/too-many-connections") {
+        // Documented once for every path, in the description.
+        check_component_response(&what, "TooManyConnections", status, content_type, body);
+        return;
+    }
     if status == 429 {
         // Documented once, in the description, for the operations that
         // create, write or play.

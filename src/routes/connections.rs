@@ -1,0 +1,126 @@
+//! Open connections, capped per client address: a client holding more
+//! than `--max-connections-per-client` at once has each connection beyond
+//! that answered `503 too-many-connections` on its first request and
+//! closed, so one address cannot hoard the service's connections (idle
+//! ones already close after the keep-alive; slow heads and bodies after
+//! their timeouts). Trusted proxies, which carry many clients, are exempt.
+//! The global cap, `--max-connections`, is actix's own: past it, the
+//! service stops accepting until a connection closes.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{Extensions, ServiceRequest, ServiceResponse};
+use actix_web::http::header;
+use actix_web::middleware::Next;
+use actix_web::rt::net::TcpStream;
+use actix_web::Error;
+
+use crate::problem::{Problem, ProblemKind};
+
+/// Open connections per client address.
+#[derive(Clone)]
+pub struct ConnectionCap {
+    per_client: u32,
+    exempt: Arc<Vec<IpAddr>>,
+    open: Arc<Mutex<HashMap<IpAddr, u32>>>,
+}
+
+/// A connection's place in the count, given back when the connection
+/// closes (actix drops a connection's data with it).
+struct Slot {
+    ip: IpAddr,
+    open: Arc<Mutex<HashMap<IpAddr, u32>>>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// A connection opened while its client already held the most allowed.
+#[derive(Clone, Copy)]
+struct OverCap {
+    limit: u32,
+}
+
+impl ConnectionCap {
+    /// At most `per_client` connections per address (0: no cap), except
+    /// from `exempt` addresses.
+    pub fn new(per_client: u32, exempt: Vec<IpAddr>) -> ConnectionCap {
+        ConnectionCap {
+            per_client,
+            exempt: Arc::new(exempt),
+            open: Arc::default(),
+        }
+    }
+
+    /// Counts a new connection (`HttpServer::on_connect`).
+    pub fn on_connect(&self, connection: &dyn Any, data: &mut Extensions) {
+        if self.per_client == 0 {
+            return;
+        }
+        let Some(ip) = connection
+            .downcast_ref::<TcpStream>()
+            .and_then(|s| s.peer_addr().ok())
+            .map(|a| a.ip())
+        else {
+            return;
+        };
+        if self.exempt.contains(&ip) {
+            return;
+        }
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(ip).or_insert(0);
+        if *n >= self.per_client {
+            data.insert(OverCap {
+                limit: self.per_client,
+            });
+            return;
+        }
+        *n += 1;
+        drop(open);
+        data.insert(Slot {
+            ip,
+            open: self.open.clone(),
+        });
+    }
+}
+
+/// Answers the requests of a connection over its client's cap with a 503
+/// problem, and closes the connection.
+pub async fn refuse_over_cap(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
+    let over = req.conn_data::<OverCap>().copied();
+    let Some(OverCap { limit }) = over else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    };
+    let mut response = Problem::new(
+        ProblemKind::TooManyConnections,
+        format!(
+            "this address already holds {limit} open connections, the most one client may; \
+             reuse them (keep-alive) or close some"
+        ),
+    )
+    .response();
+    response.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    Ok(req.into_response(response).map_into_right_body())
+}
