@@ -116,6 +116,12 @@ pub struct Settings {
     )]
     pub trusted_proxies: Vec<std::net::IpAddr>,
 
+    /// On SIGTERM, how long the service goes on accepting and answering
+    /// (each answer closing its connection) before it stops accepting, so
+    /// requests already sent are answered (e.g. `1s`; `0s` stops at once).
+    #[arg(long, global = true, env = "QIPAN_SHUTDOWN_GRACE", default_value = "1s", value_parser = humantime::parse_duration)]
+    pub shutdown_grace: Duration,
+
     /// Most open connections in all (each worker takes its share); past
     /// it, new connections wait to be accepted.
     #[arg(
@@ -191,6 +197,7 @@ impl Settings {
             trusted_proxies: Vec::new(),
             metrics: true,
             max_connections: 10_000,
+            shutdown_grace: Duration::from_millis(100),
             max_connections_per_client: 0,
             retain_idle: Keep(None),
             retain_finished: Keep(None),

@@ -17,12 +17,13 @@ use crate::configuration::Settings;
 use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
 use crate::routes::connections::ConnectionCap;
+use crate::routes::drain::Draining;
 use crate::routes::host::HostPolicy;
 use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::{
-    assets, connections, deadline, docs, games, head, health, host, lobby, observe, pages, picture,
-    socket, state,
+    assets, connections, deadline, docs, drain, games, head, health, host, lobby, observe, pages,
+    picture, socket, state,
 };
 use crate::storage::Database;
 use crate::telemetry::RequestIds;
@@ -35,6 +36,8 @@ pub struct Application {
     addr: SocketAddr,
     server: Server,
     database: Option<Database>,
+    draining: Draining,
+    grace: std::time::Duration,
 }
 
 impl Application {
@@ -95,6 +98,9 @@ impl Application {
             &settings.allowed_hosts,
         ));
         let counting = settings.metrics;
+        let draining = Draining::default();
+        let grace = settings.shutdown_grace;
+        let drain_flag = web::Data::new(draining.clone());
         let cap = ConnectionCap::new(
             settings.max_connections_per_client,
             settings.trusted_proxies.clone(),
@@ -114,6 +120,7 @@ impl Application {
                 .wrap(actix_web::middleware::from_fn(deadline::body_deadline))
                 .wrap(actix_web::middleware::from_fn(host::known_host))
                 .wrap(actix_web::middleware::from_fn(connections::refuse_over_cap))
+                .wrap(actix_web::middleware::from_fn(drain::close_when_draining))
                 .wrap(actix_web::middleware::Condition::new(
                     counting,
                     actix_web::middleware::from_fn(observe::count),
@@ -123,6 +130,7 @@ impl Application {
                 .app_data(settings.clone())
                 .app_data(hosts.clone())
                 .app_data(limits.clone())
+                .app_data(drain_flag.clone())
                 .app_data(cache.clone())
                 .app_data(matches.clone())
                 .app_data(web::PayloadConfig::new(BODY_LIMIT))
@@ -153,6 +161,8 @@ impl Application {
             addr,
             server: server.run(),
             database,
+            draining,
+            grace,
         })
     }
 
@@ -181,8 +191,9 @@ impl Application {
     }
 
     /// Registers SIGINT and SIGTERM handlers at once, then gives the future
-    /// that serves until one arrives, drains in-flight requests (up to 10 s)
-    /// and returns. Registering before the caller announces the address
+    /// that serves until one arrives, goes on answering for the shutdown
+    /// grace (each answer closing its connection), stops accepting, drains
+    /// in-flight requests (up to 10 s) and returns. Registering before the caller announces the address
     /// means a signal sent right after the announcement is never missed.
     ///
     /// # Errors
@@ -195,6 +206,7 @@ impl Application {
         let mut terminate = signal(SignalKind::terminate())?;
         let mut interrupt = signal(SignalKind::interrupt())?;
         let handle = self.server.handle();
+        let (draining, grace) = (self.draining, self.grace);
         // The server must keep being polled while it drains, so it runs as
         // its own task and `stop` is sent from here.
         let mut server = tokio::spawn(self.server);
@@ -204,6 +216,9 @@ impl Application {
                 _ = terminate.recv() => tracing::info!("SIGTERM: shutting down"),
                 _ = interrupt.recv() => tracing::info!("SIGINT: shutting down"),
             }
+            // Requests already sent are answered first (see routes::drain).
+            draining.start();
+            tokio::time::sleep(grace).await;
             handle.stop(true).await;
             server.await.map_err(std::io::Error::other)?
         })

@@ -7,6 +7,7 @@ pub mod conditional;
 pub mod connections;
 pub mod deadline;
 pub mod docs;
+pub mod drain;
 pub mod games;
 pub mod head;
 pub mod health;

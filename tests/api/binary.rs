@@ -168,3 +168,53 @@ fn the_server_stops_cleanly_on_sigterm() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Finding 6 of the hardening issue: requests sent just before SIGTERM got
+/// a closed connection instead of an answer.
+#[test]
+fn requests_sent_before_sigterm_are_answered() {
+    use std::io::{Read, Write};
+    let (mut child, addr, _lines) = serve(&[
+        "--addr",
+        "127.0.0.1:0",
+        "--database-url",
+        "none",
+        "--workers",
+        "1",
+        "--shutdown-grace",
+        "1s",
+    ]);
+    let start = "VVRWU1dSWFFZQEY2ODo8PgQDBQIGAQcACBMZGx0fISM";
+    let mut sent: Vec<std::net::TcpStream> = (0..32)
+        .map(|i| {
+            let mut s = std::net::TcpStream::connect(&addr).expect("connects");
+            // Pictures take the one worker a while: some requests are still
+            // queued when the signal comes.
+            write!(
+                s,
+                "GET /v1/xiangqi/{start}/picture.png?size={} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                400 + i
+            )
+            .expect("sends");
+            s
+        })
+        .collect();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    for (i, s) in sent.iter_mut().enumerate() {
+        s.set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        let head = String::from_utf8_lossy(&answer[..answer.len().min(200)]).into_owned();
+        assert!(
+            head.starts_with("HTTP/1.1 200") || head.starts_with("HTTP/1.1 503"),
+            "request {i} sent before SIGTERM got {head:?}"
+        );
+    }
+    let status = child.wait().expect("exits");
+    assert!(status.success(), "exit status {status}");
+}

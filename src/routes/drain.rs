@@ -1,0 +1,47 @@
+//! Shutting down without dropping requests. On SIGTERM the service first
+//! *drains* for `--shutdown-grace` (1 s): it goes on accepting and
+//! answering, so requests already sent — still in the kernel's accept queue
+//! or in a socket's buffer — are answered, and each answer carries
+//! `Connection: close` so clients move elsewhere. Then it stops accepting
+//! and finishes the requests in flight (up to 10 s).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderValue, CONNECTION};
+use actix_web::middleware::Next;
+use actix_web::{web, Error};
+
+/// Whether the service is shutting down.
+#[derive(Clone, Default)]
+pub struct Draining(Arc<AtomicBool>);
+
+impl Draining {
+    /// From now on, answers close their connections.
+    pub fn start(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether shutdown has begun.
+    pub fn is_on(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Adds `Connection: close` to every answer once shutdown has begun.
+pub async fn close_when_draining(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let draining = req
+        .app_data::<web::Data<Draining>>()
+        .is_some_and(|d| d.is_on());
+    let mut res = next.call(req).await?;
+    if draining {
+        res.headers_mut()
+            .insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    Ok(res)
+}
