@@ -239,6 +239,8 @@ fn cors() -> Cors {
             "ETag",
             "Location",
             "Retry-After",
+            "RateLimit",
+            "RateLimit-Policy",
             "WWW-Authenticate",
             "X-Request-Id",
         ])

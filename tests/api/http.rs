@@ -94,9 +94,17 @@ async fn any_origin_may_call_the_api() {
         .await;
     assert_eq!(res.status, 200);
     assert_eq!(res.header("access-control-allow-origin"), Some("*"));
-    assert!(res
+    let exposed = res
         .header("access-control-expose-headers")
-        .is_some_and(|h| h.to_lowercase().contains("etag")));
+        .unwrap_or_default()
+        .to_lowercase();
+    // A page may read what a refusal says about the budget too.
+    for name in ["etag", "retry-after", "ratelimit-policy", "ratelimit"] {
+        assert!(
+            exposed.split(", ").any(|h| h == name),
+            "{name} not in {exposed}"
+        );
+    }
 
     let preflight = app
         .request(
