@@ -1,7 +1,7 @@
 //! What the service counts, for `GET /metrics` in Prometheus' text format
 //! (the `prometheus` crate): requests by route, method and status, their
 //! latency, matches created, moves played, open live streams, rate-limit
-//! refusals, database errors, and the database pool's connections.
+//! refusals, request heads refused before routing, database errors, and the database pool's connections.
 //!
 //! One set of metrics per process (a scrape describes the process, and the
 //! places that count — the match domain, the limits, the live feeds — need
@@ -23,6 +23,7 @@ pub struct Metrics {
     matches_created: IntCounter,
     moves_played: IntCounter,
     rate_limited: IntCounterVec,
+    refused: IntCounterVec,
     open_streams: IntGaugeVec,
     database_errors: IntCounter,
     pool_size: IntGauge,
@@ -68,6 +69,14 @@ impl Metrics {
             &["budget"],
         )
         .expect("valid metric options");
+        let refused = IntCounterVec::new(
+            Opts::new(
+                "refused_requests_total",
+                "Request heads the HTTP library refused before routing (400 or 431 with no body), by reason",
+            ),
+            &["reason"],
+        )
+        .expect("valid metric options");
         let open_streams = IntGaugeVec::new(
             Opts::new(
                 "open_streams",
@@ -97,6 +106,7 @@ impl Metrics {
             Box::new(matches_created.clone()),
             Box::new(moves_played.clone()),
             Box::new(rate_limited.clone()),
+            Box::new(refused.clone()),
             Box::new(open_streams.clone()),
             Box::new(database_errors.clone()),
             Box::new(pool_size.clone()),
@@ -113,6 +123,7 @@ impl Metrics {
             matches_created,
             moves_played,
             rate_limited,
+            refused,
             open_streams,
             database_errors,
             pool_size,
@@ -146,6 +157,12 @@ impl Metrics {
     /// A request was refused for a spent budget.
     pub fn limited(&self, budget: &str) {
         self.rate_limited.with_label_values(&[budget]).inc();
+    }
+
+    /// A request head was refused by the HTTP library (`head-too-large` or
+    /// `malformed-head`).
+    pub fn refused(&self, reason: &str) {
+        self.refused.with_label_values(&[reason]).inc();
     }
 
     /// A request met a database error.

@@ -10,6 +10,11 @@
 //! cause, at error or warn level, so it names the request even where info
 //! spans are filtered out. When the request is answered, one event on the
 //! `qipan::request` target gives method, path, status and time.
+//!
+//! A request the HTTP library refuses before the service sees it (a head
+//! over 128 KiB or with more than 96 headers, bytes that are not HTTP) is
+//! the client's fault, not the service's: the library's error line for it
+//! is not logged but counted, as `qipan_refused_requests_total`.
 
 use std::future::{ready, Future, Ready};
 use std::io::IsTerminal;
@@ -22,7 +27,11 @@ use std::time::Instant;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header::{HeaderName, HeaderValue};
-use tracing::Level;
+use tracing::field::{Field, Visit};
+use tracing::{Event, Level, Metadata};
+use tracing_subscriber::filter::{filter_fn, FilterExt};
+use tracing_subscriber::layer::{Context as LayerContext, Filter, Layer, SubscriberExt};
+use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::EnvFilter;
 
 use crate::problem::ApiError;
@@ -33,10 +42,81 @@ pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Installs the global subscriber; a second call is a no-op.
 pub fn init() {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let lines = tracing_subscriber::fmt::layer()
         .with_ansi(std::io::stdout().is_terminal())
+        .with_filter(filter.and(NotARefusal));
+    let counter = RefusalCounter.with_filter(filter_fn(is_dispatcher_error));
+    let _ = tracing_subscriber::registry()
+        .with(lines)
+        .with(counter)
         .try_init();
+}
+
+/// The module of the HTTP library that logs a refused request head.
+const DISPATCHER: &str = "actix_http::h1::dispatcher";
+
+fn is_dispatcher_error(meta: &Metadata<'_>) -> bool {
+    meta.target() == DISPATCHER && *meta.level() == Level::ERROR
+}
+
+/// Why the HTTP library refused a request head, from its error line
+/// (`stream error: request parse error: …`), or `None` for any other line.
+fn refusal(event: &Event<'_>) -> Option<&'static str> {
+    if !is_dispatcher_error(event.metadata()) {
+        return None;
+    }
+    let mut message = Message::default();
+    event.record(&mut message);
+    let cause = message
+        .0
+        .strip_prefix("stream error: request parse error: ")?;
+    Some(if cause.starts_with("message head is too large") {
+        "head-too-large"
+    } else {
+        "malformed-head"
+    })
+}
+
+/// An event's `message` field.
+#[derive(Default)]
+struct Message(String);
+
+impl Visit for Message {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if field.name() == "message" {
+            value.clone_into(&mut self.0);
+        }
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "message" {
+            self.0 = format!("{value:?}");
+        }
+    }
+}
+
+/// Keeps refused heads out of the log lines.
+struct NotARefusal;
+
+impl<S> Filter<S> for NotARefusal {
+    fn enabled(&self, _: &Metadata<'_>, _: &LayerContext<'_, S>) -> bool {
+        true
+    }
+
+    fn event_enabled(&self, event: &Event<'_>, _: &LayerContext<'_, S>) -> bool {
+        refusal(event).is_none()
+    }
+}
+
+/// Counts refused heads, whatever the log filter keeps.
+struct RefusalCounter;
+
+impl<S: tracing::Subscriber> Layer<S> for RefusalCounter {
+    fn on_event(&self, event: &Event<'_>, _: LayerContext<'_, S>) {
+        if let Some(reason) = refusal(event) {
+            crate::metrics::metrics().refused(reason);
+        }
+    }
 }
 
 /// A fresh request id: a random per-process prefix and a counter, so ids

@@ -8,7 +8,8 @@ use super::{ApiError, Problem, ProblemKind};
 use crate::games::{BodyFault, GameError};
 use crate::matches::{InvalidMatchId, MatchError};
 use crate::routes::conditional::IfMatchError;
-use crate::routes::matches::{BadLastEventId, MalformedJson};
+use crate::routes::json::{MalformedJson, NotJson};
+use crate::routes::matches::BadLastEventId;
 use crate::routes::socket::NotAWebSocket;
 use crate::storage::StorageError;
 use crate::wire::problem::{
@@ -366,6 +367,12 @@ impl From<InvalidMatchId> for ApiError {
 impl From<MalformedJson> for ApiError {
     fn from(e: MalformedJson) -> ApiError {
         Problem::new(ProblemKind::MalformedBody, e.to_string()).into()
+    }
+}
+
+impl From<NotJson> for ApiError {
+    fn from(e: NotJson) -> ApiError {
+        Problem::new(ProblemKind::UnsupportedMediaType, e.to_string()).into()
     }
 }
 

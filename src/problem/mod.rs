@@ -539,7 +539,7 @@ fn internal() -> Problem {
 }
 
 /// Turns actix's JSON extractor errors into problems.
-pub fn json_error(err: actix_web::error::JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
+pub fn json_error(err: actix_web::error::JsonPayloadError, req: &HttpRequest) -> actix_web::Error {
     use actix_web::error::JsonPayloadError as E;
     let problem = match &err {
         E::OverflowKnownLength { length, limit } => Problem::with(
@@ -552,10 +552,7 @@ pub fn json_error(err: actix_web::error::JsonPayloadError, _req: &HttpRequest) -
             format!("the body is larger than {limit} bytes"),
             Members::Limit(LimitMembers { limit: *limit }),
         ),
-        E::ContentType => Problem::new(
-            ProblemKind::UnsupportedMediaType,
-            "send the body as JSON with Content-Type: application/json",
-        ),
+        E::ContentType => return ApiError::from(crate::routes::json::NotJson::of(req)).into(),
         E::Deserialize(e) => {
             let detail = format!("the body is not valid here: {e}");
             if e.is_data() {

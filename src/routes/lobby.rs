@@ -1,9 +1,10 @@
 //! The lobby: `/v1/lobby` and its seeks.
 
+use super::json::Json;
 use super::limits::{Admitted, Creates};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{HttpRequest, HttpResponse};
 
 use super::matches::{created, event_stream, Service};
 use super::state::Base;
@@ -22,7 +23,7 @@ pub async fn seek(
     Service(s): Service,
     _: Admitted<Creates>,
     base: Base,
-    body: web::Json<SeekRequest>,
+    body: Json<SeekRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (body, url) = s
         .runner()

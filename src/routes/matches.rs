@@ -9,9 +9,9 @@ use actix_web::dev::Payload;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
-use serde::de::DeserializeOwned;
 
 use super::conditional::{self, version_tag};
+use super::json::{Json, OptionalJson};
 use super::limits::{charge_actions, Admitted, Creates, Writes};
 use super::state::Base;
 use crate::matches::{
@@ -82,32 +82,6 @@ impl FromRequest for Precondition {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(conditional::precondition(req).map_err(ApiError::from))
-    }
-}
-
-/// A JSON body that may be left out (an empty body reads as the default).
-pub struct OptionalJson<T>(pub T);
-
-/// An optional body that was sent but is not the JSON the endpoint reads.
-#[derive(Debug, thiserror::Error)]
-#[error("the body is not the JSON this endpoint expects: {0}")]
-pub struct MalformedJson(#[from] pub serde_json::Error);
-
-impl<T: DeserializeOwned + Default + 'static> FromRequest for OptionalJson<T> {
-    type Error = actix_web::Error;
-    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, Self::Error>>>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let bytes = web::Bytes::from_request(req, payload);
-        Box::pin(async move {
-            let bytes = bytes.await?;
-            if bytes.iter().all(u8::is_ascii_whitespace) {
-                return Ok(OptionalJson(T::default()));
-            }
-            serde_json::from_slice(&bytes)
-                .map(OptionalJson)
-                .map_err(|e| ApiError::from(MalformedJson(e)).into())
-        })
     }
 }
 
@@ -190,7 +164,7 @@ pub async fn create(
     Service(s): Service,
     _: Admitted<Creates>,
     base: Base,
-    body: web::Json<CreateRequest>,
+    body: Json<CreateRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let at = base.0.clone();
     let outcome = s
@@ -238,7 +212,7 @@ pub async fn history(
 pub async fn play(
     w: SeatWrite,
     req: HttpRequest,
-    body: web::Json<PlayRequest>,
+    body: Json<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
     charge_actions(&req, body.actions.len())?;
     let outcome = w

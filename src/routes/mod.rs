@@ -12,6 +12,7 @@ pub mod games;
 pub mod head;
 pub mod health;
 pub mod host;
+pub mod json;
 pub mod limits;
 pub mod lobby;
 pub mod matches;

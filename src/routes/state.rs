@@ -7,6 +7,7 @@
 //! they run inside the request's span (`crate::telemetry`) and open none of
 //! their own.
 
+use super::json::Json;
 use std::future::{ready, Ready};
 
 use actix_web::dev::Payload;
@@ -138,7 +139,7 @@ pub async fn play(
     req: HttpRequest,
     base: Base,
     Code(code): Code,
-    body: web::Json<PlayRequest>,
+    body: Json<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
     super::limits::charge_actions(&req, body.actions.len())?;
     let pos = games::decode(kind, &code, "code")?;
@@ -152,7 +153,7 @@ pub async fn import(
     Game(kind): Game,
     req: HttpRequest,
     base: Base,
-    body: web::Json<Box<RawValue>>,
+    body: Json<Box<RawValue>>,
 ) -> Result<HttpResponse, ApiError> {
     let pos = games::import(kind, &body)?;
     let view: Box<str> = games::view(&pos, &base.0)?.into();

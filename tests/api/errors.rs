@@ -413,3 +413,88 @@ async fn every_game_names_a_syntax_fault_the_same_way() {
         );
     }
 }
+
+/// Finding 7 of the hardening issue: a body is read only as
+/// `application/json` (with at most `charset=utf-8`), on every route that
+/// reads one, optional bodies included.
+#[tokio::test]
+async fn only_json_bodies_are_read() {
+    let Some(app) = crate::db::spawn_match_app(crate::db::Backend::Sqlite).await else {
+        return;
+    };
+    let (id, token, _) = crate::live::create(&app, json!({ "game": "xiangqi" })).await;
+    let auth = format!("Bearer {token}");
+    let routes: Vec<(String, String)> = vec![
+        (
+            format!("/v1/xiangqi/{START}/play"),
+            r#"{"actions": ["h2e2"]}"#.into(),
+        ),
+        (
+            "/v1/xiangqi/import".into(),
+            r#"{"format": "fen", "text": "4k4/9/9/9/9/9/9/9/9/3K5 w"}"#.into(),
+        ),
+        ("/v1/matches".into(), r#"{"game": "xiangqi"}"#.into()),
+        (
+            format!("/v1/matches/{id}/play"),
+            r#"{"actions": ["h2e2"]}"#.into(),
+        ),
+        (format!("/v1/matches/{id}/fork"), r#"{"ply": 0}"#.into()),
+        ("/v1/lobby/seeks".into(), r#"{"game": "xiangqi"}"#.into()),
+    ];
+    let refused = [
+        Some("text/plain"),
+        Some("application/json; charset=latin1"),
+        Some("application/merge-patch+json"),
+        Some("application/problem+json"),
+        Some("application/json; profile=\"x\""),
+        Some("not a media type"),
+        None,
+    ];
+    for (path, body) in &routes {
+        for content_type in refused {
+            let mut headers = vec![("authorization", auth.as_str())];
+            headers.extend(content_type.map(|c| ("content-type", c)));
+            let res = app
+                .request(
+                    Method::POST,
+                    path,
+                    &headers,
+                    Some(body.clone().into_bytes()),
+                )
+                .await;
+            let p = res.problem(415, "unsupported-media-type");
+            let detail = p["detail"].as_str().unwrap_or_default();
+            match content_type {
+                Some(sent) => assert!(detail.contains(sent), "{path} {sent}: {detail}"),
+                None => assert!(detail.contains("no Content-Type"), "{path}: {detail}"),
+            }
+        }
+        let res = app
+            .request(
+                Method::POST,
+                path,
+                &[
+                    ("authorization", &auth),
+                    ("content-type", "Application/JSON; Charset=UTF-8"),
+                ],
+                Some(body.clone().into_bytes()),
+            )
+            .await;
+        assert!(
+            res.status < 300,
+            "{path}: {} {}",
+            res.status,
+            String::from_utf8_lossy(&res.body)
+        );
+    }
+    // An optional body left out needs no Content-Type.
+    let res = app
+        .request(
+            Method::POST,
+            &format!("/v1/matches/{id}/fork"),
+            &[("authorization", &auth)],
+            None,
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+}
