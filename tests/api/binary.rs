@@ -278,6 +278,18 @@ fn heads_refused_before_routing_are_counted_not_logged() {
         assert!(head.contains("content-length: 0\r\n"), "{answer:?}");
         assert!(head.contains("connection: close\r\n"), "{answer:?}");
     }
+    // A head that never ends is cut off after 5 s.
+    let started = Instant::now();
+    let answer = raw_exchange(&addr, b"GET /v1/games HTTP/1.1\r\nHost: loc");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
+    assert!(answer
+        .to_ascii_lowercase()
+        .contains("content-length: 0\r\n"));
+    assert!(
+        started.elapsed() < Duration::from_secs(9),
+        "{:?}",
+        started.elapsed()
+    );
     // A head just under the limits is served as usual.
     let near = "a".repeat(60 * 1024);
     let answer = raw_exchange(
