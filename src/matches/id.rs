@@ -35,20 +35,23 @@ impl FromStr for MatchId {
 
     /// Only the hyphenated form (either case): one match, one URL.
     fn from_str(s: &str) -> Result<MatchId, InvalidMatchId> {
-        let refuse = |why: String| InvalidMatchId {
-            given: s.to_owned(),
-            why,
-        };
-        if s.len() != 36 || s.as_bytes().get(8) != Some(&b'-') {
-            return Err(refuse(format!(
-                "{} characters, not 36 with hyphens",
-                s.len()
-            )));
-        }
-        uuid::Uuid::try_parse(s)
+        hyphenated_uuid(s)
             .map(MatchId)
-            .map_err(|e| refuse(e.to_string()))
+            .map_err(|why| InvalidMatchId {
+                given: s.to_owned(),
+                why,
+            })
     }
+}
+
+/// A UUID in its hyphenated form only (either case), as ids are written:
+/// the other forms `uuid` reads (simple, braced, URN) would give one
+/// resource several URLs. The error says what is wrong.
+pub fn hyphenated_uuid(s: &str) -> Result<uuid::Uuid, String> {
+    if s.len() != 36 || s.as_bytes().get(8) != Some(&b'-') {
+        return Err(format!("{} characters, not 36 with hyphens", s.len()));
+    }
+    uuid::Uuid::try_parse(s).map_err(|e| e.to_string())
 }
 
 impl fmt::Display for MatchId {

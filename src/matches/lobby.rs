@@ -49,7 +49,7 @@ impl FromStr for SeekId {
     type Err = MatchError;
 
     fn from_str(s: &str) -> Result<SeekId, MatchError> {
-        uuid::Uuid::try_parse(s)
+        super::id::hyphenated_uuid(s)
             .map(SeekId)
             .map_err(|_| MatchError::UnknownSeek(s.to_owned()))
     }

@@ -214,6 +214,9 @@ pub async fn play(
     req: HttpRequest,
     body: Json<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    // What the body says is checked before the match is read, so an empty
+    // batch is 400 whatever If-Match says.
+    crate::games::check_batch(&body.actions)?;
     charge_actions(&req, body.actions.len())?;
     let outcome = w
         .service

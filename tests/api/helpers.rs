@@ -114,11 +114,18 @@ impl TestApp {
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
-        if let Some(body) = body {
-            req = req.body(body);
+        if let Some(body) = &body {
+            req = req.body(body.clone());
         }
         let res = req.send().await.expect("request is answered");
         let status = res.status().as_u16();
+        crate::spec::assert_request_conforms(
+            method.as_str(),
+            path,
+            headers,
+            body.as_deref(),
+            status,
+        );
         let headers = res.headers().clone();
         let body = res.bytes().await.expect("body").to_vec();
         let resp = TestResponse {

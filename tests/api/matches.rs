@@ -254,6 +254,18 @@ async fn a_duel_is_created_joined_and_played(backend: Backend) {
         .await
         .problem(400, "invalid-field");
 
+    // An empty batch is refused for what it is, whatever If-Match says
+    // (finding 8 of the hardening issue: it was 412).
+    post(
+        &app,
+        &id,
+        "play",
+        Some(&black.token),
+        Some("\"2\""),
+        Some(json!({ "actions": [] })),
+    )
+    .await
+    .problem(400, "invalid-field");
     // A stale If-Match is refused; the current one lands.
     let p = post(
         &app,

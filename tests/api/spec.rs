@@ -475,6 +475,157 @@ pub fn assert_conforms(
     check_response(&what, response, &at, status, content_type, body);
 }
 
+/// A request the service accepted (any status below 400) must be one the
+/// spec allows: its path parameters, query parameters, documented headers
+/// and JSON body each valid against their schemas, and no query parameter
+/// the spec does not name. So the contract is never looser than the
+/// server: a client that validates against `openapi.yaml` sends nothing the
+/// service would take and the spec would not.
+pub fn assert_request_conforms(
+    method: &str,
+    path_and_query: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+    status: u16,
+) {
+    if status >= 400 {
+        return;
+    }
+    let doc = document();
+    let (path, query) = path_and_query
+        .split_once('?')
+        .unwrap_or((path_and_query, ""));
+    let lower = match method.to_ascii_lowercase() {
+        m if m == "head" => "get".to_owned(),
+        m => m,
+    };
+    let Some(template) = find_template(doc, path) else {
+        return;
+    };
+    let item_at = pointer(&["paths", template]);
+    let (item, item_at) = follow(doc, &doc["paths"][template], item_at);
+    let Some(operation) = item.get(&lower) else {
+        return;
+    };
+    let what = format!(
+        "{} {path_and_query} (as {template}) → {status}",
+        method.to_ascii_uppercase()
+    );
+    // Parameters of the path item, then of the operation (which win).
+    let mut parameters: Vec<(String, String, String)> = Vec::new();
+    for (list, list_at) in [
+        (item.get("parameters"), format!("{item_at}/parameters")),
+        (
+            operation.get("parameters"),
+            format!("{item_at}/{lower}/parameters"),
+        ),
+    ] {
+        for (i, p) in list
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let (p, at) = follow(doc, p, format!("{list_at}/{i}"));
+            let name = p["name"].as_str().unwrap_or_default().to_owned();
+            let place = p["in"].as_str().unwrap_or_default().to_owned();
+            parameters.retain(|(n, w, _)| !(n.eq_ignore_ascii_case(&name) && *w == place));
+            parameters.push((name, place, format!("{at}/schema")));
+        }
+    }
+    let schema_of = |name: &str, place: &str| {
+        parameters
+            .iter()
+            .find(|(n, w, _)| w == place && n.eq_ignore_ascii_case(name))
+            .map(|(_, _, at)| at.clone())
+    };
+    let check = |what_value: String, value: &Value, at: &str| {
+        let errors: Vec<String> = validator(at)
+            .iter_errors(value)
+            .map(|e| format!("{e} at {}", e.instance_path))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{what}: the service accepted {what_value} = {value}, which the spec refuses ({at}): {errors:?}"
+        );
+    };
+    // Path parameters.
+    for (t, segment) in template.split('/').zip(path.split('/')) {
+        let Segment::Param { prefix, suffix } = parse_segment(t) else {
+            continue;
+        };
+        let name = &t[prefix.len() + 1..t.len() - suffix.len() - 1];
+        let raw = &segment[prefix.len()..segment.len() - suffix.len()];
+        let at = schema_of(name, "path")
+            .unwrap_or_else(|| panic!("{what}: path parameter {name} is not documented"));
+        let value = typed(doc, &at, &percent_decode(raw));
+        check(format!("path parameter {name}"), &value, &at);
+    }
+    // Query parameters.
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        let name = percent_decode(&name.replace('+', " "));
+        let raw = percent_decode(&raw.replace('+', " "));
+        let Some(at) = schema_of(&name, "query") else {
+            panic!("{what}: the service accepted query parameter {name:?}, which the spec does not name");
+        };
+        let value = typed(doc, &at, &raw);
+        check(format!("query parameter {name}"), &value, &at);
+    }
+    // Documented headers.
+    for (name, raw) in headers {
+        if let Some(at) = schema_of(name, "header") {
+            check(format!("header {name}"), &Value::from(*raw), &at);
+        }
+    }
+    // The JSON body.
+    let Some(body) = body.filter(|b| !b.iter().all(u8::is_ascii_whitespace)) else {
+        return;
+    };
+    // An operation that documents no body reads none ("No body is read").
+    let Some(request_body) = operation.get("requestBody") else {
+        return;
+    };
+    let (request_body, body_at) =
+        follow(doc, request_body, format!("{item_at}/{lower}/requestBody"));
+    if request_body["content"].get("application/json").is_none() {
+        return;
+    }
+    let value: Value = serde_json::from_slice(body).unwrap_or_else(|e| {
+        panic!(
+            "{what}: the service accepted a body that is not JSON ({e}): {}",
+            show(body)
+        )
+    });
+    check(
+        "the body".to_owned(),
+        &value,
+        &format!("{body_at}/content/application~1json/schema"),
+    );
+}
+
+/// A parameter's text as the JSON value its schema describes: a number or
+/// a boolean where the schema's type says so and the text is one, else the
+/// string (which then fails a non-string schema, as it should).
+fn typed(doc: &Value, schema_at: &str, raw: &str) -> Value {
+    let schema = resolve_ref(doc, &format!("#{schema_at}")).unwrap_or(&Value::Null);
+    let (schema, _) = follow(doc, schema, schema_at.to_owned());
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    if types.iter().any(|t| *t == "integer" || *t == "number") {
+        if let Ok(n) = serde_json::from_str::<serde_json::Number>(raw) {
+            return Value::Number(n);
+        }
+    }
+    if types.contains(&"boolean") && (raw == "true" || raw == "false") {
+        return Value::Bool(raw == "true");
+    }
+    Value::from(raw)
+}
+
 /// Every documented operation: (method in upper case, path template).
 pub fn documented_operations() -> Vec<(String, String)> {
     let doc = document();
@@ -1391,4 +1542,175 @@ fn the_checker_tells_gomoku_views_apart() {
             "{to}"
         );
     }
+}
+
+/// Whether the request checker refuses a request the service accepted.
+fn request_refused(method: &str, path: &str, headers: &[(&str, &str)], body: Option<&str>) -> bool {
+    std::panic::catch_unwind(|| {
+        assert_request_conforms(method, path, headers, body.map(str::as_bytes), 200)
+    })
+    .is_err()
+}
+
+#[test]
+fn the_request_checker_refuses_what_the_spec_does_not_allow() {
+    let id = "1bd60e27-c383-4edc-8f73-622531a147e5";
+    let start = "VVRWU1dSWFFZQEY2ODo8PgQDBQIGAQcACBMZGx0fISM";
+    // Accepted requests the spec allows.
+    for (method, path, headers, body) in [
+        ("GET", format!("/v1/matches/{id}"), vec![], None),
+        (
+            "GET",
+            format!("/v1/matches/{}", id.to_uppercase()),
+            vec![],
+            None,
+        ),
+        ("GET", format!("/v1/xiangqi/{start}"), vec![], None),
+        (
+            "GET",
+            "/v1/2048/start?seed=18446744073709551615".to_owned(),
+            vec![],
+            None,
+        ),
+        (
+            "POST",
+            format!("/v1/matches/{id}/play"),
+            vec![("If-Match", "\"3\", W/\"4\"")],
+            Some(r#"{"actions": ["h2e2"]}"#),
+        ),
+        (
+            "POST",
+            "/v1/matches".to_owned(),
+            vec![],
+            Some(r#"{"game": "gomoku", "variant": null}"#),
+        ),
+    ] {
+        assert!(
+            !request_refused(method, &path, &headers, body),
+            "{method} {path} {headers:?} {body:?}"
+        );
+    }
+    // Requests the spec refuses: had the service accepted them, the
+    // contract would be looser than the server.
+    for (method, path, headers, body) in [
+        (
+            "GET",
+            format!("/v1/matches/{}", id.replace('-', "")),
+            vec![],
+            None,
+        ),
+        ("GET", format!("/v1/matches/urn:uuid:{id}"), vec![], None),
+        ("GET", "/v1/xiangqi/!!!".to_owned(), vec![], None),
+        ("GET", "/v1/2048/start?seed=-1".to_owned(), vec![], None),
+        (
+            "GET",
+            "/v1/2048/start?seed=18446744073709551616".to_owned(),
+            vec![],
+            None,
+        ),
+        (
+            "GET",
+            "/v1/xiangqi/start?colour=red".to_owned(),
+            vec![],
+            None,
+        ),
+        (
+            "POST",
+            format!("/v1/matches/{id}/play"),
+            vec![("If-Match", "7")],
+            Some(r#"{"actions": ["h2e2"]}"#),
+        ),
+        (
+            "POST",
+            format!("/v1/matches/{id}/play"),
+            vec![],
+            Some(r#"{"actions": []}"#),
+        ),
+        (
+            "POST",
+            "/v1/matches".to_owned(),
+            vec![],
+            Some(r#"{"game": "gomoku", "variant": 5}"#),
+        ),
+        (
+            "POST",
+            "/v1/matches".to_owned(),
+            vec![],
+            Some(r#"{"game": "gomoku", "colour": "red"}"#),
+        ),
+    ] {
+        assert!(
+            request_refused(method, &path, &headers, body),
+            "{method} {path} {headers:?} {body:?}"
+        );
+    }
+}
+
+/// The id patterns of the spec are exactly the ids the service reads.
+#[test]
+fn id_patterns_are_what_the_service_reads() {
+    use proptest::prelude::*;
+    let match_id = validator("/components/parameters/MatchId/schema");
+    let seek_id = validator("/components/parameters/SeekId/schema");
+    let mut runner = proptest::test_runner::TestRunner::default();
+    let ids = prop_oneof![
+        "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+        "[0-9a-gA-G{}:-]{30,40}",
+        "urn:uuid:[0-9a-f-]{36}",
+        "\\{[0-9a-f-]{36}\\}",
+        "[0-9a-f]{32}",
+        ".{0,40}",
+    ];
+    runner
+        .run(&ids, |id| {
+            let spec = match_id.is_valid(&Value::from(id.as_str()));
+            let reads = id.parse::<qipan::matches::MatchId>().is_ok();
+            prop_assert_eq!(spec, reads, "match id {:?}", id);
+            let seek = seek_id.is_valid(&Value::from(id.as_str()));
+            let reads = id.parse::<qipan::matches::lobby::SeekId>().is_ok();
+            prop_assert_eq!(seek, reads, "seek id {:?}", id);
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// The `If-Match` pattern is exactly what the service reads: a header it
+/// refuses with 400 fails the pattern, and one it reads passes.
+#[test]
+fn the_if_match_pattern_is_what_the_service_reads() {
+    use proptest::prelude::*;
+    let pattern = validator("/components/parameters/IfMatch/schema");
+    let pieces = prop_oneof![
+        Just("\"7\"".to_owned()),
+        Just("W/\"7\"".to_owned()),
+        Just("\"\"".to_owned()),
+        Just("*".to_owned()),
+        Just("7".to_owned()),
+        Just(",".to_owned()),
+        Just(" ".to_owned()),
+        Just("\t".to_owned()),
+        Just("\"".to_owned()),
+        Just("W/".to_owned()),
+        Just("\"a b\"".to_owned()),
+        "[ -~]{1,3}",
+    ];
+    let headers = proptest::collection::vec(pieces, 1..6).prop_map(|p| p.concat());
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases: 2000,
+        ..Default::default()
+    });
+    runner
+        .run(&headers, |header| {
+            let Ok(value) = actix_web::http::header::HeaderValue::from_str(&header) else {
+                return Ok(());
+            };
+            let req = actix_web::test::TestRequest::default()
+                .insert_header((actix_web::http::header::IF_MATCH, value))
+                .to_http_request();
+            let reads = qipan::routes::conditional::precondition(&req).is_ok();
+            let spec = pattern.is_valid(&Value::from(header.as_str()));
+            prop_assert_eq!(spec, reads, "If-Match {:?}", header);
+            Ok(())
+        })
+        .unwrap();
 }
