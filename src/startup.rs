@@ -25,7 +25,7 @@ use crate::routes::{
     assets, connections, deadline, docs, drain, games, head, health, host, lobby, observe, pages,
     picture, socket, state,
 };
-use crate::storage::Database;
+use crate::storage::{Database, Encryption};
 use crate::telemetry::RequestIds;
 
 /// Largest request body accepted, in bytes.
@@ -60,6 +60,22 @@ impl Application {
             ),
             None => None,
         };
+        if let Some(db) = &database {
+            match db.encryption().await {
+                Ok(Some(Encryption::Tls(version))) => {
+                    tracing::info!(%version, "PostgreSQL connections are encrypted");
+                }
+                Ok(Some(Encryption::Plaintext)) => tracing::warn!(
+                    "PostgreSQL connections are not encrypted: sslmode=disable, or the server \
+                     offers no TLS and sslmode=prefer (the default) fell back to plaintext; \
+                     ?sslmode=require refuses that"
+                ),
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot tell whether PostgreSQL connections are encrypted")
+                }
+            }
+        }
         let live = settings.live();
         if let Some(db) = &database {
             settings.retention().start(db.clone());

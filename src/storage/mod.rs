@@ -38,6 +38,15 @@ pub struct DatabaseSettings {
     pub acquire_timeout: Duration,
 }
 
+/// How connections to PostgreSQL travel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Encryption {
+    /// Encrypted, with this TLS version (`TLSv1.3`).
+    Tls(String),
+    /// Not encrypted.
+    Plaintext,
+}
+
 /// A connection pool, the backend it talks to and its URL.
 #[derive(Debug, Clone)]
 pub struct Database {
@@ -207,6 +216,32 @@ impl Database {
             backend,
             url: settings.url.clone(),
         })
+    }
+
+    /// How a connection to the database travels: `None` for SQLite (no
+    /// network), else whether PostgreSQL sees it encrypted, and with which
+    /// TLS version. `sslmode` in the URL decides, as with libpq: `prefer`
+    /// (the default) encrypts when the server offers TLS and falls back to
+    /// plaintext when it does not; `require` refuses plaintext;
+    /// `verify-ca` and `verify-full` also check the server's certificate
+    /// against `sslrootcert` (or the bundled web roots), `verify-full` its
+    /// name too.
+    ///
+    /// # Errors
+    ///
+    /// When the database cannot be asked.
+    pub async fn encryption(&self) -> Result<Option<Encryption>, StorageError> {
+        if self.backend != Backend::Postgres {
+            return Ok(None);
+        }
+        let row: (bool, Option<String>) =
+            sqlx::query_as("SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(Some(match row {
+            (true, version) => Encryption::Tls(version.unwrap_or_default()),
+            (false, _) => Encryption::Plaintext,
+        }))
     }
 
     /// A connection from the pool, for one request's reads and writes.

@@ -21,6 +21,7 @@ mod quoridor;
 mod retention;
 mod spec;
 mod tetris;
+mod tls;
 mod twenty48;
 mod ws;
 mod xiangqi;
