@@ -2,7 +2,7 @@
 # the runtime image holds only the binary and runs as an unprivileged user.
 
 FROM rust:1.95-slim-bookworm AS chef
-RUN cargo install cargo-chef --locked
+RUN cargo install cargo-chef --version 0.1.78 --locked
 WORKDIR /app
 
 FROM chef AS planner

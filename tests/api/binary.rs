@@ -321,3 +321,38 @@ fn heads_refused_before_routing_are_counted_not_logged() {
         "refused heads logged as errors: {logged:?}"
     );
 }
+
+/// The image builds from pinned tools with the lock file, and checks its
+/// own health with the binary it runs.
+#[test]
+fn the_dockerfile_pins_its_tools_and_checks_health() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Dockerfile"))
+        .expect("Dockerfile");
+    let runs: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("RUN cargo"))
+        .collect();
+    assert!(!runs.is_empty());
+    for line in runs {
+        let builds = ["cargo build", "cargo install", "cargo chef cook"]
+            .iter()
+            .any(|c| line.contains(c));
+        assert!(!builds || line.contains("--locked"), "{line}");
+        if line.contains("cargo install") {
+            assert!(line.contains("--version "), "an unpinned tool: {line}");
+        }
+    }
+    for from in text.lines().filter(|l| {
+        l.starts_with("FROM ") && !l.contains(" AS builder") && !l.contains("FROM chef")
+    }) {
+        let image = from.split_whitespace().nth(1).unwrap_or_default();
+        assert!(
+            image.contains(':') && !image.ends_with(":latest"),
+            "a base image without a version: {from}"
+        );
+    }
+    assert!(
+        text.contains("HEALTHCHECK") && text.contains("qipan\", \"healthcheck\""),
+        "no HEALTHCHECK running `qipan healthcheck`"
+    );
+}
