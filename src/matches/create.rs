@@ -88,7 +88,7 @@ impl Matches {
             }
         }
         let m = new_match(id, kind, mode, position, 0, None, now);
-        store::insert(&mut *self.db.acquire().await?, &m, &seats, &[]).await?;
+        store::insert(&mut *self.db.acquire().await?, &m, &seats).await?;
         let shown = Shown {
             seat: mine,
             token: Some(&token),
@@ -189,46 +189,38 @@ impl Matches {
         base: &str,
     ) -> Result<Outcome, MatchError> {
         let mut conn = self.db.acquire().await?;
-        let (parent, seats) = Self::load(&mut conn, id).await?;
+        // The parent, the fork's position and the history copied all come
+        // from one snapshot, whatever is written to the parent meanwhile.
+        let mut tx = store::snapshot(&mut conn, self.db.backend()).await?;
+        let (parent, seats) = Self::load(&mut tx, id).await?;
         if parent.status.is_ongoing() {
             seat_of(&seats, token)?;
         }
-        // The position and the history to copy, from one snapshot.
-        let (parent, history) = Self::load_history(&mut conn, id).await?;
         let ply = req.ply.unwrap_or(parent.ply);
-        // The position after kept move `ply`, or before kept move `ply + 1`.
-        let kept = history
-            .iter()
-            .find(|mv| mv.ply == ply)
-            .map(|mv| (&mv.code_after, "moves.code_after"))
-            .or_else(|| {
-                history
-                    .iter()
-                    .find(|mv| Some(mv.ply) == ply.checked_add(1))
-                    .map(|mv| (&mv.code_before, "moves.code_before"))
-            });
-        let position = match kept {
-            _ if ply == parent.ply => parent.position.clone(),
-            Some((code, column)) => {
-                AnyPosition::from_code(parent.game, code).map_err(|_| StorageError::Corrupt {
-                    column,
-                    value: code.clone(),
-                })?
-            }
-            None => {
-                return Err(MatchError::PlyNotKept {
-                    ply,
-                    oldest: history.first().map_or(parent.ply, |mv| mv.ply - 1),
-                    latest: parent.ply,
-                })
+        let position = if ply == parent.ply {
+            parent.position.clone()
+        } else {
+            match store::code_at(&mut tx, &parent, ply).await? {
+                Some(code) => AnyPosition::from_code(parent.game, &code).map_err(|_| {
+                    StorageError::Corrupt {
+                        column: "moves.code",
+                        value: code.clone(),
+                    }
+                })?,
+                None => {
+                    return Err(MatchError::PlyNotKept {
+                        ply,
+                        oldest: store::oldest_kept(&mut tx, &parent).await?,
+                        latest: parent.ply,
+                    })
+                }
             }
         };
-        let child = MatchId::random();
         let now = Timestamp::now();
         let token = Secret::token()?;
         let from = Parent { id: parent.id, ply };
         let m = new_match(
-            child,
+            MatchId::random(),
             parent.game,
             Mode::Solo,
             position,
@@ -243,8 +235,8 @@ impl Matches {
             joined_at: Some(now),
             online: false,
         }];
-        let moves: Vec<_> = history.into_iter().filter(|mv| mv.ply <= ply).collect();
-        store::insert(&mut conn, &m, &seats, &moves).await?;
+        store::insert_fork(&mut tx, &m, &seats, from).await?;
+        tx.commit().await.map_err(StorageError::from)?;
         drop(conn);
         let shown = Shown {
             seat: Seat::Solo,
@@ -254,7 +246,7 @@ impl Matches {
         crate::metrics::metrics().match_created();
         Ok(Outcome {
             view: render(&m, &seats, None, base, Some(shown))?,
-            id: child,
+            id: m.id,
             version: m.version,
         })
     }

@@ -230,7 +230,7 @@ pub async fn take(
 ) -> Result<bool, StorageError> {
     let mut tx = conn.begin().await?;
     // The match first: the seek refers to it.
-    super::matches::insert_in(&mut tx, m, seats, &[]).await?;
+    super::matches::insert_in(&mut tx, m, seats).await?;
     let taken = sqlx::query(
         "UPDATE seeks SET state = 'taken', match_id = $1, seat = $2, closed_at = $3 \
          WHERE id = $4 AND state = 'open' AND held_until > $3 AND expires_at > $3",

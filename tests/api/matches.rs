@@ -143,6 +143,7 @@ on_both_backends!(
     the_history_keeps_the_last_100_moves_and_undo_goes_back_to_them,
     takebacks_are_offered_accepted_declined_and_withdrawn,
     forks_copy_the_kept_history_and_go_their_own_way,
+    a_fork_racing_with_moves_and_undos_keeps_a_consistent_history,
     racing_plays_on_one_version_land_exactly_once,
     unguarded_races_never_lose_or_duplicate_a_move,
     resigning_ends_the_match,
@@ -663,6 +664,63 @@ async fn takebacks_are_offered_accepted_declined_and_withdrawn(backend: Backend)
     assert_eq!(v["ply"], 2);
     assert_eq!(v["to_move"], "red");
     assert_eq!(v["state"]["code"], code_at_2);
+}
+
+/// The database copies a fork's history while the parent may be written:
+/// whatever the interleaving, each fork's history is the parent's at one
+/// version — contiguous, ending at the fork's ply, with the fork's position.
+async fn a_fork_racing_with_moves_and_undos_keeps_a_consistent_history(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (seat, v) = created(&app, json!({ "game": "2048", "seed": 7 })).await;
+    play_2048(&app, &seat, &v["state"], 105).await;
+    let writer = async {
+        for round in 0..8 {
+            for _ in 0..2 {
+                assert_eq!(undo(&app, &seat, "undo").await.status, 200);
+            }
+            let mut state = view(&app, &seat.id).await["state"].clone();
+            for i in 0..(1 + round % 3) {
+                let legal = actions(&state["legal_actions"]);
+                let Some(action) = legal.get((round + i) % legal.len().max(1)) else {
+                    break;
+                };
+                state = played(&app, &seat, &[action]).await["state"].clone();
+            }
+        }
+    };
+    let forker = async {
+        let mut forks = Vec::new();
+        for _ in 0..24 {
+            let res = post(&app, &seat.id, "fork", Some(&seat.token), None, None).await;
+            assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+            forks.push(res.json());
+        }
+        forks
+    };
+    let ((), forks) = tokio::join!(writer, forker);
+    for f in forks {
+        let id = f["id"].as_str().expect("id");
+        let ply = f["ply"].as_i64().expect("ply");
+        let kept = history(&app, id).await;
+        let plies: Vec<i64> = kept
+            .iter()
+            .map(|m| m["ply"].as_i64().expect("ply"))
+            .collect();
+        let expected: Vec<i64> = (ply - kept.len() as i64 + 1..=ply).collect();
+        assert_eq!(plies, expected, "fork {id} at ply {ply}");
+        assert!(
+            !kept.is_empty() && kept.len() <= 100,
+            "fork {id} at ply {ply}: {} kept",
+            kept.len()
+        );
+        assert_eq!(
+            kept.last().map(|m| &m["code"]),
+            Some(&f["state"]["code"]),
+            "fork {id}: its history ends at its position"
+        );
+    }
 }
 
 async fn forks_copy_the_kept_history_and_go_their_own_way(backend: Backend) {
