@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# What a fork costs beside a create: wrk posts POST /v1/matches (a new 2048
+# match) and then POST /v1/matches/{id}/fork of a finished match with a full
+# kept history (100 moves: a 2048 match played 120 moves and resigned, so
+# anyone may fork it without a token), each for DURATION seconds at
+# CONNECTIONS connections, on SQLite and on PostgreSQL, in one run. Prints
+# requests per second and latency of each, and the fork/create ratios.
+#
+#   bash scripts/fork-cost.sh
+#
+# Creates a SQLite file in a temporary directory and the PostgreSQL database
+# qipan_forkcost (dropped first, dropped again on exit). Not part of the
+# tests or CI.
+#
+# Environment (defaults): DURATION (10, seconds), CONNECTIONS (16), POOL (16,
+# --database-pool), PORT (18190), PGHOST (127.0.0.1), PGPORT (5432), PGUSER
+# (postgres), RUST_LOG (warn).
+set -euo pipefail
+# The load generator is one client address: its budgets and connection cap
+# would be measured instead of the service.
+export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
+export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
+
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10}
+CONNECTIONS=${CONNECTIONS:-16}
+POOL=${POOL:-16}
+PORT=${PORT:-18190}
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+export RUST_LOG=${RUST_LOG:-warn}
+DB=qipan_forkcost
+BASE="http://127.0.0.1:$PORT"
+
+for tool in curl jq wrk psql; do
+    command -v "$tool" >/dev/null || { echo "$tool is needed" >&2; exit 1; }
+done
+
+cargo build --release --locked --bin qipan
+
+tmp=$(mktemp -d)
+server_pid=
+cleanup() {
+    if [[ -n $server_pid ]]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start_server() {
+    target/release/qipan --addr "127.0.0.1:$PORT" --database-url "$1" \
+        --database-pool "$POOL" >"$tmp/qipan.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 100); do
+        curl -fsS --max-time 1 -o /dev/null "$BASE/healthz" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    cat "$tmp/qipan.log" >&2
+    return 1
+}
+
+stop_server() {
+    kill "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+}
+
+# A finished 2048 match with a full kept history; prints its id.
+finished_match() {
+    local v id token i legal action
+    v=$(curl -fsS -X POST "$BASE/v1/matches" -H 'content-type: application/json' \
+        -d '{"game": "2048", "seed": 7}')
+    id=$(jq -r .id <<<"$v")
+    token=$(jq -r .token <<<"$v")
+    for i in $(seq 0 119); do
+        legal=$(jq -r '[.state.legal_actions[] | if type == "object" then .action else . end] | join(" ")' <<<"$v")
+        read -r -a legal <<<"$legal"
+        action=${legal[$((i % ${#legal[@]}))]}
+        v=$(curl -fsS -X POST "$BASE/v1/matches/$id/play" -H 'content-type: application/json' \
+            -H "authorization: Bearer $token" -d "{\"actions\": [\"$action\"]}")
+    done
+    curl -fsS -o /dev/null -X POST "$BASE/v1/matches/$id/resign" -H "authorization: Bearer $token"
+    [[ $(curl -fsS "$BASE/v1/matches/$id/history" | jq '.moves | length') == 100 ]]
+    echo "$id"
+}
+
+# wrk posting `body` to `path`; prints "req/s p50 p99" (latencies in ms).
+post_load() {
+    local path=$1 body=$2
+    cat >"$tmp/post.lua" <<EOF
+wrk.method = "POST"
+wrk.body = '$body'
+wrk.headers["Content-Type"] = "application/json"
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %.0f %.2f %.2f %d\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+EOF
+    wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" -s "$tmp/post.lua" "$BASE$path" | awk '/^RESULT/ { print $2, $3, $4, $5 }'
+}
+
+declare -A results
+for backend in sqlite postgres; do
+    if [[ $backend == sqlite ]]; then
+        url="sqlite:$tmp/forkcost.db"
+    else
+        psql -X -q -d postgres -c 'SET client_min_messages = warning' \
+            -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+        url="postgres://$PGUSER@$PGHOST:$PGPORT/$DB"
+    fi
+    start_server "$url"
+    parent=$(finished_match)
+    echo "== $backend: create, then fork of $parent (100 kept moves)"
+    results[$backend-create]=$(post_load /v1/matches '{"game": "2048", "seed": 1}')
+    results[$backend-fork]=$(post_load "/v1/matches/$parent/fork" '')
+    stop_server
+done
+
+printf '\n%-9s %-7s %9s %9s %9s %7s\n' backend request 'req/s' 'p50 ms' 'p99 ms' errors
+for backend in sqlite postgres; do
+    for what in create fork; do
+        read -r rps p50 p99 errors <<<"${results[$backend-$what]}"
+        printf '%-9s %-7s %9s %9s %9s %7s\n' "$backend" "$what" "$rps" "$p50" "$p99" "$errors"
+    done
+    read -r c_rps c_p50 _ _ <<<"${results[$backend-create]}"
+    read -r f_rps f_p50 _ _ <<<"${results[$backend-fork]}"
+    awk -v b="$backend" -v cr="$c_rps" -v fr="$f_rps" -v cp="$c_p50" -v fp="$f_p50" \
+        'BEGIN { printf "%-9s fork/create: throughput %.2f, median latency %.2f\n", b, fr / cr, fp / cp }'
+done
