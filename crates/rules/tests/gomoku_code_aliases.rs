@@ -13,9 +13,9 @@
 //!
 //! What must hold, and what these tests pin, is that such an alias decodes
 //! to exactly the position of the canonical code and re-encodes to it, so
-//! the service answers it with the canonical code. Whether aliases should
-//! be refused instead (as tetris refuses `not-canonical` codes) is a
-//! question for the code's contract; if they are, these tests change.
+//! the service answers it with the canonical code. The reader accepts them
+//! on purpose (the module documentation says why), unlike tetris, which
+//! refuses `not-canonical` codes.
 
 use qipan_rules::code::encode;
 use qipan_rules::gomoku::{Point, Position, Variant};

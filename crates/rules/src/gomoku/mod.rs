@@ -73,6 +73,12 @@
 //! stones always knows its order (the colours tell it). So the code is
 //! never longer than 63 characters on 15×15 (102 on 19×19), every position
 //! has exactly one code, and `Position::from_code(&p.to_code()) == Ok(p)`.
+//!
+//! The reader is lenient on purpose: it reads either form whichever is
+//! canonical, so a client may append moves to a move-list code past 46
+//! moves, or write a grid of one or two stones, and get the position;
+//! every answer then carries the canonical code. (Two texts decode to one
+//! position; one position encodes to one text.)
 //! The start positions are `AA` (freestyle 15×15), `AQ` (standard), `Ag`
 //! (renju) and `BA` (freestyle 19×19).
 //!
