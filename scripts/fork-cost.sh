@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a fork costs beside a create: wrk posts POST /v1/matches (a new 2048
-# match) and then POST /v1/matches/{id}/fork of a finished match with a full
-# kept history (100 moves: a 2048 match played 120 moves and resigned, so
+# match), then POST /v1/matches/{id}/fork of a finished match with no moves
+# (`fork0`: the fork's own cost) and of one with a full kept history (100 moves: a 2048 match played 120 moves and resigned, so
 # anyone may fork it without a token), each for DURATION seconds at
 # CONNECTIONS connections, on SQLite and on PostgreSQL, in one run. Prints
 # requests per second and latency of each, and the fork/create ratios.
@@ -69,14 +69,15 @@ stop_server() {
     server_pid=
 }
 
-# A finished 2048 match with a full kept history; prints its id.
+# A finished 2048 match with `$1` moves played (a kept history of at most
+# 100); prints its id.
 finished_match() {
     local v id token i legal action
     v=$(curl -fsS -X POST "$BASE/v1/matches" -H 'content-type: application/json' \
         -d '{"game": "2048", "seed": 7}')
     id=$(jq -r .id <<<"$v")
     token=$(jq -r .token <<<"$v")
-    for i in $(seq 0 119); do
+    for ((i = 0; i < $1; i++)); do
         legal=$(jq -r '[.state.legal_actions[] | if type == "object" then .action else . end] | join(" ")' <<<"$v")
         read -r -a legal <<<"$legal"
         action=${legal[$((i % ${#legal[@]}))]}
@@ -84,7 +85,8 @@ finished_match() {
             -H "authorization: Bearer $token" -d "{\"actions\": [\"$action\"]}")
     done
     curl -fsS -o /dev/null -X POST "$BASE/v1/matches/$id/resign" -H "authorization: Bearer $token"
-    [[ $(curl -fsS "$BASE/v1/matches/$id/history" | jq '.moves | length') == 100 ]]
+    local kept=$(( $1 < 100 ? $1 : 100 ))
+    [[ $(curl -fsS "$BASE/v1/matches/$id/history" | jq '.moves | length') == "$kept" ]]
     echo "$id"
 }
 
@@ -114,21 +116,25 @@ for backend in sqlite postgres; do
         url="postgres://$PGUSER@$PGHOST:$PGPORT/$DB"
     fi
     start_server "$url"
-    parent=$(finished_match)
-    echo "== $backend: create, then fork of $parent (100 kept moves)"
+    parent=$(finished_match 120)
+    bare=$(finished_match 0)
+    echo "== $backend: create, fork of $bare (no moves), fork of $parent (100 kept moves)"
     results[$backend-create]=$(post_load /v1/matches '{"game": "2048", "seed": 1}')
+    results[$backend-fork0]=$(post_load "/v1/matches/$bare/fork" '')
     results[$backend-fork]=$(post_load "/v1/matches/$parent/fork" '')
     stop_server
 done
 
 printf '\n%-9s %-7s %9s %9s %9s %7s\n' backend request 'req/s' 'p50 ms' 'p99 ms' errors
 for backend in sqlite postgres; do
-    for what in create fork; do
+    for what in create fork0 fork; do
         read -r rps p50 p99 errors <<<"${results[$backend-$what]}"
         printf '%-9s %-7s %9s %9s %9s %7s\n' "$backend" "$what" "$rps" "$p50" "$p99" "$errors"
     done
     read -r c_rps c_p50 _ _ <<<"${results[$backend-create]}"
-    read -r f_rps f_p50 _ _ <<<"${results[$backend-fork]}"
-    awk -v b="$backend" -v cr="$c_rps" -v fr="$f_rps" -v cp="$c_p50" -v fp="$f_p50" \
-        'BEGIN { printf "%-9s fork/create: throughput %.2f, median latency %.2f\n", b, fr / cr, fp / cp }'
+    for what in fork0 fork; do
+        read -r f_rps f_p50 _ _ <<<"${results[$backend-$what]}"
+        awk -v b="$backend" -v w="$what" -v cr="$c_rps" -v fr="$f_rps" -v cp="$c_p50" -v fp="$f_p50" \
+            'BEGIN { printf "%-9s %s/create: throughput %.2f, median latency %.2f\n", b, w, fr / cr, fp / cp }'
+    done
 done

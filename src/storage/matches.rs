@@ -552,13 +552,13 @@ pub async fn snapshot(
     conn: &mut AnyConnection,
     backend: Backend,
 ) -> Result<Transaction<'_, Any>, StorageError> {
-    let mut tx = conn.begin().await?;
-    if backend == Backend::Postgres {
-        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            .execute(&mut *tx)
-            .await?;
-    }
-    Ok(tx)
+    Ok(match backend {
+        Backend::Postgres => {
+            conn.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ")
+                .await?
+        }
+        Backend::Sqlite => conn.begin().await?,
+    })
 }
 
 /// Inserts fork `m` with its seats, inside `tx` (a [`snapshot`] in which
