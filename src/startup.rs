@@ -22,8 +22,8 @@ use crate::routes::host::HostPolicy;
 use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::{
-    assets, connections, deadline, docs, drain, games, head, health, host, lobby, observe, pages,
-    picture, socket, state,
+    assets, connections, deadline, docs, drain, encoding, games, head, health, host, lobby,
+    observe, pages, picture, socket, state,
 };
 use crate::storage::{Database, Encryption};
 use crate::telemetry::RequestIds;
@@ -133,6 +133,7 @@ impl Application {
                 // included, gets its id and span.
                 .wrap(cors())
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
+                .wrap(actix_web::middleware::from_fn(encoding::compress_answers))
                 .wrap(actix_web::middleware::from_fn(deadline::body_deadline))
                 .wrap(actix_web::middleware::from_fn(host::known_host))
                 .wrap(actix_web::middleware::from_fn(connections::refuse_over_cap))

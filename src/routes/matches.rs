@@ -192,7 +192,7 @@ pub async fn get(
     let mut response = read(&req, outcome);
     response
         .headers_mut()
-        .insert(header::VARY, header::HeaderValue::from_static("Accept"));
+        .append(header::VARY, header::HeaderValue::from_static("Accept"));
     Ok(response)
 }
 

@@ -8,6 +8,7 @@ pub mod connections;
 pub mod deadline;
 pub mod docs;
 pub mod drain;
+pub mod encoding;
 pub mod games;
 pub mod head;
 pub mod health;
@@ -22,9 +23,13 @@ pub mod picture;
 pub mod socket;
 pub mod state;
 
+use std::sync::{Arc, OnceLock};
+
 use actix_web::http::header::{self, EntityTag, HeaderValue};
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
+
+use encoding::{Coding, Effort};
 
 /// A body ready to send (JSON unless [`Rendered::typed`] says otherwise), with its strong entity tag (and that tag
 /// written once as a header value, since cached bodies are sent many
@@ -33,6 +38,16 @@ use actix_web::{HttpRequest, HttpResponse};
 pub struct Rendered {
     body: Bytes,
     content_type: HeaderValue,
+    etag: EntityTag,
+    etag_header: HeaderValue,
+    /// The brotli and gzip forms, made on first use (when the body is
+    /// worth compressing), kept with the body in the view cache.
+    encoded: Option<Arc<[OnceLock<Encoded>; 2]>>,
+}
+
+/// A compressed form of a [`Rendered`] body, with its own entity tag.
+struct Encoded {
+    body: Bytes,
     etag: EntityTag,
     etag_header: HeaderValue,
 }
@@ -49,17 +64,58 @@ impl Rendered {
         let etag = conditional::body_tag(&body);
         let etag_header = HeaderValue::from_str(&etag.to_string())
             .expect("a quoted run of hex digits is a valid header value");
+        let encoded = (body.len() >= encoding::MIN_SIZE && encoding::compressible(&content_type))
+            .then(|| Arc::new([OnceLock::new(), OnceLock::new()]));
         Rendered {
             body,
             content_type,
             etag,
             etag_header,
+            encoded,
         }
     }
 
-    /// Size in bytes, for the cache's budget.
+    /// Size in bytes, for the cache's budget: the body and room for its
+    /// compressed forms (a fifth of it, about what JSON compresses to).
     pub fn weight(&self) -> u64 {
-        self.body.len() as u64 + 64
+        let room = if self.encoded.is_some() {
+            self.body.len() as u64 / 5
+        } else {
+            0
+        };
+        self.body.len() as u64 + room + 64
+    }
+
+    /// The body, tag and coding to answer `req` with.
+    fn form(&self, req: &HttpRequest) -> (Bytes, &EntityTag, &HeaderValue, Coding) {
+        let coding = match &self.encoded {
+            Some(_) => encoding::negotiate(req),
+            None => Coding::Identity,
+        };
+        let slot = match coding {
+            Coding::Brotli => 0,
+            Coding::Gzip => 1,
+            Coding::Identity => return (self.body.clone(), &self.etag, &self.etag_header, coding),
+        };
+        let Some(forms) = &self.encoded else {
+            return (
+                self.body.clone(),
+                &self.etag,
+                &self.etag_header,
+                Coding::Identity,
+            );
+        };
+        let form = forms[slot].get_or_init(|| {
+            let etag = EntityTag::new_strong(format!("{}{}", self.etag.tag(), coding.tag_suffix()));
+            let etag_header = HeaderValue::from_str(&etag.to_string())
+                .expect("a quoted run of hex digits and a suffix is a valid header value");
+            Encoded {
+                body: coding.encode(&self.body, Effort::Once),
+                etag,
+                etag_header,
+            }
+        });
+        (form.body.clone(), &form.etag, &form.etag_header, coding)
     }
 }
 
@@ -85,17 +141,26 @@ pub fn revalidated_json(req: &HttpRequest, body: impl Into<Bytes>) -> HttpRespon
 /// An answer with its entity tag and caching policy, or `304` when
 /// the client has it.
 fn cached(req: &HttpRequest, rendered: Rendered, policy: HeaderValue) -> HttpResponse {
-    if conditional::client_has(req, &rendered.etag) {
-        return HttpResponse::NotModified()
-            .insert_header((header::ETAG, rendered.etag_header))
-            .insert_header((header::CACHE_CONTROL, policy))
-            .finish();
+    let (body, etag, etag_header, coding) = rendered.form(req);
+    let unchanged = conditional::client_has(req, etag);
+    let mut res = if unchanged {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    res.insert_header((header::ETAG, etag_header.clone()))
+        .insert_header((header::CACHE_CONTROL, policy));
+    if rendered.encoded.is_some() {
+        res.append_header((header::VARY, "Accept-Encoding"));
     }
-    HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, rendered.content_type))
-        .insert_header((header::ETAG, rendered.etag_header))
-        .insert_header((header::CACHE_CONTROL, policy))
-        .body(rendered.body)
+    if unchanged {
+        return res.finish();
+    }
+    if coding != Coding::Identity {
+        res.insert_header((header::CONTENT_ENCODING, coding.token()));
+    }
+    res.insert_header((header::CONTENT_TYPE, rendered.content_type))
+        .body(body)
 }
 
 /// [`immutable`] for a freshly rendered body.

@@ -126,7 +126,7 @@ pub async fn read(
     })?;
     let mut response = immutable(&req, view);
     // Browsers are sent to the page instead (above).
-    response.headers_mut().insert(
+    response.headers_mut().append(
         actix_web::http::header::VARY,
         actix_web::http::header::HeaderValue::from_static("Accept"),
     );

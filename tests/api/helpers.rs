@@ -22,7 +22,34 @@ pub struct TestApp {
 pub struct TestResponse {
     pub status: u16,
     pub headers: HeaderMap,
+    /// The body, decoded when it came with a `Content-Encoding`.
     pub body: Vec<u8>,
+    /// Bytes on the wire: the body as sent.
+    pub wire: Vec<u8>,
+}
+
+/// `wire` decoded per `Content-Encoding` (`br`, `gzip`, or none).
+fn decoded(headers: &HeaderMap, wire: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    match headers
+        .get("content-encoding")
+        .and_then(|v| v.to_str().ok())
+    {
+        Some("br") => {
+            brotli::Decompressor::new(wire, 4096)
+                .read_to_end(&mut out)
+                .expect("a brotli body decodes");
+        }
+        Some("gzip") => {
+            flate2::read::GzDecoder::new(wire)
+                .read_to_end(&mut out)
+                .expect("a gzip body decodes");
+        }
+        Some(other) => panic!("unexpected Content-Encoding {other}"),
+        None => out = wire.to_vec(),
+    }
+    out
 }
 
 impl TestResponse {
@@ -127,11 +154,13 @@ impl TestApp {
             status,
         );
         let headers = res.headers().clone();
-        let body = res.bytes().await.expect("body").to_vec();
+        let wire = res.bytes().await.expect("body").to_vec();
+        let body = decoded(&headers, &wire);
         let resp = TestResponse {
             status,
             headers,
             body,
+            wire,
         };
         let bare_path = path.split('?').next().unwrap_or(path);
         crate::spec::assert_conforms(

@@ -3,6 +3,7 @@
 
 mod binary;
 mod browser;
+mod compression;
 mod db;
 mod docs;
 mod errors;
