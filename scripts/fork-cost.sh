@@ -51,23 +51,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-start_server() {
-    target/release/qipan --addr "127.0.0.1:$PORT" --database-url "$1" \
-        --database-pool "$POOL" >"$tmp/qipan.log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 100); do
-        curl -fsS --max-time 1 -o /dev/null "$BASE/healthz" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    cat "$tmp/qipan.log" >&2
-    return 1
-}
-
-stop_server() {
-    kill "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=
-}
+# shellcheck source=lib/server.sh
+source "scripts/lib/server.sh"
 
 # A finished 2048 match with `$1` moves played (a kept history of at most
 # 100); prints its id.
@@ -115,7 +100,7 @@ for backend in sqlite postgres; do
             -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
         url="postgres://$PGUSER@$PGHOST:$PGPORT/$DB"
     fi
-    start_server "$url"
+    start_server "$PORT" "$url" --database-pool "$POOL"
     parent=$(finished_match 120)
     bare=$(finished_match 0)
     echo "== $backend: create, fork of $bare (no moves), fork of $parent (100 kept moves)"

@@ -76,26 +76,8 @@ fresh_db() {
 # shellcheck source=lib/cpu.sh
 source "scripts/lib/cpu.sh"
 
-# Starts qipan on a database URL (or none); waits for /healthz.
-start_server() {
-    local port=$1 url=$2
-    target/release/qipan --addr "127.0.0.1:$port" --database-url "$url" \
-        --database-pool "$POOL" >"$tmp/qipan-$port.log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 100); do
-        curl -fsS --max-time 1 -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    cat "$tmp/qipan-$port.log" >&2
-    echo "qipan did not answer on port $port" >&2
-    return 1
-}
-
-stop_server() {
-    kill "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=
-}
+# shellcheck source=lib/server.sh
+source "scripts/lib/server.sh"
 
 # Runs the client against the server on a port, keeps its JSON line in
 # $tmp/<label>.json, stops the server and prints the CPU the server (and, with
@@ -130,19 +112,19 @@ echo "== machine: $(nproc) cores; $(psql -X -At -d postgres -c 'SHOW server_vers
     "fsync=$(psql -X -At -d postgres -c 'SHOW fsync')"
 
 echo "== SQLite ($tmp/bench.db)"
-start_server "$PORT" "sqlite:$tmp/bench.db"
+start_server "$PORT" "sqlite:$tmp/bench.db" --database-pool "$POOL"
 run_client "$PORT" sqlite matches 0
 
 echo "== PostgreSQL ($PG_URL/$BENCH_DB, pool $POOL)"
 fresh_db "$BENCH_DB"
-start_server $((PORT + 1)) "$PG_URL/$BENCH_DB"
+start_server $((PORT + 1)) "$PG_URL/$BENCH_DB" --database-pool "$POOL"
 run_client $((PORT + 1)) postgres matches 1
 psql -X -At -d "$BENCH_DB" -c "SELECT 'rows: ' || (SELECT count(*) FROM matches) || ' matches, ' ||
     (SELECT count(*) FROM moves) || ' moves kept'"
 
 if [[ $STATELESS == 1 ]]; then
     echo "== stateless (no database)"
-    start_server $((PORT + 2)) none
+    start_server $((PORT + 2)) none --database-pool "$POOL"
     run_client $((PORT + 2)) stateless stateless 0
 fi
 
