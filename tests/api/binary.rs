@@ -110,6 +110,15 @@ fn serve(args: &[&str]) -> (std::process::Child, String, impl Iterator<Item = St
     (child, addr, lines)
 }
 
+/// Sends SIGTERM to `child`.
+fn sigterm(child: &std::process::Child) {
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+}
+
 #[test]
 fn flags_go_after_serve_and_every_log_line_names_the_request() {
     use std::io::{Read, Write};
@@ -130,10 +139,7 @@ fn flags_go_after_serve_and_every_log_line_names_the_request() {
     let head = answer.to_ascii_lowercase();
     assert!(head.starts_with("http/1.1 400"), "{answer}");
     assert!(head.contains("x-request-id: probe-42"), "{answer}");
-    Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
+    sigterm(&child);
     let logged: Vec<String> = lines.collect();
     child.wait().expect("exits");
     let line = logged
@@ -150,11 +156,7 @@ fn the_server_stops_cleanly_on_sigterm() {
         serve(&["--addr", "127.0.0.1:0", "--database-url", "sqlite::memory:"]);
     let health = std::net::TcpStream::connect(&addr);
     assert!(health.is_ok(), "{addr} accepts connections");
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
+    sigterm(&child);
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().expect("wait") {
@@ -199,11 +201,7 @@ fn requests_sent_before_sigterm_are_answered() {
             s
         })
         .collect();
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
+    sigterm(&child);
     for (i, s) in sent.iter_mut().enumerate() {
         s.set_read_timeout(Some(Duration::from_secs(20)))
             .expect("timeout");
@@ -310,10 +308,7 @@ fn heads_refused_before_routing_are_counted_not_logged() {
         metrics.contains("qipan_refused_requests_total{reason=\"head-too-large\"} 2"),
         "{metrics}"
     );
-    Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
+    sigterm(&child);
     let logged: Vec<String> = lines.collect();
     child.wait().expect("exits");
     assert!(
