@@ -28,8 +28,9 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use tracing::field::{Field, Visit};
+use tracing::subscriber::Interest;
 use tracing::{Event, Level, Metadata};
-use tracing_subscriber::filter::{filter_fn, FilterExt};
+use tracing_subscriber::filter::{FilterExt, Targets};
 use tracing_subscriber::layer::{Context as LayerContext, Filter, Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::EnvFilter;
@@ -45,7 +46,7 @@ pub fn init() {
     let lines = tracing_subscriber::fmt::layer()
         .with_ansi(std::io::stdout().is_terminal())
         .with_filter(filter.and(NotARefusal));
-    let counter = RefusalCounter.with_filter(filter_fn(is_dispatcher_error));
+    let counter = RefusalCounter.with_filter(Targets::new().with_target(DISPATCHER, Level::ERROR));
     let _ = tracing_subscriber::registry()
         .with(lines)
         .with(counter)
@@ -101,6 +102,16 @@ struct NotARefusal;
 impl<S> Filter<S> for NotARefusal {
     fn enabled(&self, _: &Metadata<'_>, _: &LayerContext<'_, S>) -> bool {
         true
+    }
+
+    // Decided once per call site, so that the log filter's own verdicts
+    // stay cached: only the library's error lines are looked at each time.
+    fn callsite_enabled(&self, meta: &'static Metadata<'static>) -> Interest {
+        if is_dispatcher_error(meta) {
+            Interest::sometimes()
+        } else {
+            Interest::always()
+        }
     }
 
     fn event_enabled(&self, event: &Event<'_>, _: &LayerContext<'_, S>) -> bool {

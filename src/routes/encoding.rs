@@ -162,6 +162,15 @@ pub fn compressible(content_type: &HeaderValue) -> bool {
         )
 }
 
+/// Whether the answer's coding was chosen already: it has one, or it says
+/// it varies with `Accept-Encoding` (a cached answer in its plain form).
+fn decided(headers: &header::HeaderMap) -> bool {
+    headers.contains_key(header::CONTENT_ENCODING)
+        || headers
+            .get_all(header::VARY)
+            .any(|v| v.as_bytes().eq_ignore_ascii_case(b"accept-encoding"))
+}
+
 /// Compresses an answer that is not compressed yet (see the module
 /// documentation), and says `Vary: Accept-Encoding` on every answer whose
 /// form depends on it.
@@ -173,12 +182,11 @@ pub async fn compress_answers(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let coding = negotiate(req.request());
     let res = next.call(req).await?;
     let eligible = !matches!(
         res.status(),
         StatusCode::NO_CONTENT | StatusCode::NOT_MODIFIED | StatusCode::SWITCHING_PROTOCOLS
-    ) && !res.headers().contains_key(header::CONTENT_ENCODING)
+    ) && !decided(res.headers())
         && res
             .headers()
             .get(header::CONTENT_TYPE)
@@ -186,6 +194,7 @@ pub async fn compress_answers(
     if !eligible {
         return Ok(res.map_into_boxed_body());
     }
+    let coding = negotiate(res.request());
     let (req, res) = res.into_parts();
     let (mut res, body) = res.into_parts();
     let body = match body.try_into_bytes() {
