@@ -53,7 +53,7 @@ fn answer(req: &HttpRequest, file: &EmbeddedFile) -> HttpResponse {
             .map(|b| format!("{b:02x}"))
             .collect::<String>(),
     );
-    let fresh = conditional::client_has(req, &tag);
+    let fresh = conditional::client_has_in_any_coding(req, &tag);
     let mut response = if fresh {
         HttpResponse::NotModified()
     } else {

@@ -32,6 +32,25 @@ pub fn body_tag(body: &[u8]) -> EntityTag {
     EntityTag::new_strong(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body)))
 }
 
+/// [`client_has`] for an answer compressed on the way out
+/// ([`super::encoding::compress_answers`]), whose tag then carries the
+/// coding's suffix (`"…-br"`, `"…-gz"`): the client has it in any coding.
+pub fn client_has_in_any_coding(req: &HttpRequest, tag: &EntityTag) -> bool {
+    let plain = |t: &EntityTag| {
+        let bare = t
+            .tag()
+            .strip_suffix("-br")
+            .or_else(|| t.tag().strip_suffix("-gz"))
+            .unwrap_or(t.tag());
+        bare == tag.tag()
+    };
+    match IfNoneMatch::parse(req) {
+        Ok(IfNoneMatch::Any) => true,
+        Ok(IfNoneMatch::Items(items)) => items.iter().any(plain),
+        Err(_) => false,
+    }
+}
+
 /// Whether `If-None-Match` names `tag` (weak comparison) or is `*`: the
 /// client has this representation, answer 304. A header that does not parse
 /// is ignored, as §13.1.2 allows.

@@ -10,9 +10,10 @@
 //!   hit costs no compression. Its entity tag names the form (`"…"`,
 //!   `"…-br"`, `"…-gz"`), as RFC 9110 asks of a strong tag;
 //! - every other answer (match views, problems, pages) is compressed on the
-//!   way out by [`compress_answers`], at a fast level. A match answer's
-//!   entity tag stays its version whatever the coding, because clients send
-//!   it back in `If-Match`.
+//!   way out by [`compress_answers`], at a fast level. A strong entity tag
+//!   gets the coding's suffix there too (`If-None-Match` with it is
+//!   understood), except a match version, which stays as it is whatever
+//!   the coding, because clients send it back in `If-Match`.
 
 use std::io::Write;
 
@@ -171,6 +172,13 @@ fn decided(headers: &header::HeaderMap) -> bool {
             .any(|v| v.as_bytes().eq_ignore_ascii_case(b"accept-encoding"))
 }
 
+/// Whether an entity tag is a match version (`"7"`).
+fn is_version_tag(tag: &str) -> bool {
+    tag.strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Compresses an answer that is not compressed yet (see the module
 /// documentation), and says `Vary: Accept-Encoding` on every answer whose
 /// form depends on it.
@@ -219,6 +227,18 @@ pub async fn compress_answers(
             header::CONTENT_ENCODING,
             HeaderValue::from_static(coding.token()),
         );
+        // A strong tag names one form; a match version stays as it is,
+        // for If-Match.
+        let suffixed = res
+            .headers()
+            .get(header::ETAG)
+            .and_then(|t| t.to_str().ok())
+            .filter(|t| !is_version_tag(t))
+            .and_then(|t| t.strip_suffix('"'))
+            .and_then(|t| HeaderValue::from_str(&format!("{t}{}\"", coding.tag_suffix())).ok());
+        if let Some(tag) = suffixed {
+            res.headers_mut().insert(header::ETAG, tag);
+        }
         coding.encode(&body, Effort::Each)
     };
     Ok(ServiceResponse::new(req, res.set_body(BoxBody::new(body))))

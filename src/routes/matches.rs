@@ -339,24 +339,32 @@ impl LastEventId {
     ///
     /// [`BadLastEventId`] for a value that is not a version.
     pub fn read(req: &HttpRequest) -> Result<LastEventId, BadLastEventId> {
+        // Versions start at 1.
         let parse = |field: &'static str, text: &str| {
-            text.trim().parse().map_err(|_| BadLastEventId {
-                field,
-                given: text.to_owned(),
-            })
+            text.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|&v| v >= 1)
+                .map(crate::matches::Version::new)
+                .ok_or_else(|| BadLastEventId {
+                    field,
+                    given: text.to_owned(),
+                })
         };
-        if let Some(v) = req.headers().get("last-event-id") {
-            let text = String::from_utf8_lossy(v.as_bytes());
-            return parse("Last-Event-ID", &text).map(|v| LastEventId(Some(v)));
-        }
         let query =
             web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
                 .map(web::Query::into_inner)
                 .unwrap_or_default();
-        match query.get("last_event_id") {
-            Some(text) => parse("last_event_id", text).map(|v| LastEventId(Some(v))),
-            None => Ok(LastEventId(None)),
+        // Both are read, so a bad one is refused whichever wins.
+        let from_query = query
+            .get("last_event_id")
+            .map(|text| parse("last_event_id", text))
+            .transpose()?;
+        if let Some(v) = req.headers().get("last-event-id") {
+            let text = String::from_utf8_lossy(v.as_bytes());
+            return parse("Last-Event-ID", &text).map(|v| LastEventId(Some(v)));
         }
+        Ok(LastEventId(from_query))
     }
 }
 

@@ -250,7 +250,7 @@ async fn match_picture(
         xxhash_rust::xxh3::xxh3_64(canonical(format, &options).as_bytes())
     ));
     let policy = HeaderValue::from_static("no-cache");
-    if conditional::client_has(&req, &tag) {
+    if conditional::client_has_in_any_coding(&req, &tag) {
         return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, tag.to_string()))
             .insert_header((header::CACHE_CONTROL, policy))

@@ -146,4 +146,27 @@ async fn match_answers_keep_their_version_as_entity_tag() {
     assert_eq!(res.status, 200);
     assert_eq!(res.header("content-encoding"), Some("gzip"));
     assert_eq!(res.header("etag"), Some("\"2\""));
+    // Other tags name their form, and revalidate in it.
+    let picture = format!("/v1/matches/{id}/picture.svg");
+    let plain = get(&app, &picture, "identity").await;
+    let br = get(&app, &picture, "br").await;
+    assert_eq!(br.header("content-encoding"), Some("br"));
+    assert_eq!(br.body, plain.body);
+    let tag = br.header("etag").expect("etag");
+    assert_eq!(
+        tag,
+        format!(
+            "{}-br\"",
+            plain.header("etag").expect("etag").trim_end_matches('"')
+        )
+    );
+    let again = app
+        .request(
+            Method::GET,
+            &picture,
+            &[("accept-encoding", "br"), ("if-none-match", tag)],
+            None,
+        )
+        .await;
+    assert_eq!(again.status, 304);
 }

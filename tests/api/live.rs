@@ -309,6 +309,29 @@ async fn refusals(backend: Backend) {
         .await;
     let p = res.problem(400, "invalid-field");
     assert_eq!(p["field"], "Last-Event-ID");
+    // Versions start at 1; a bad query parameter is refused even beside a
+    // good header.
+    for (header, query, field) in [
+        (Some("0"), "", "Last-Event-ID"),
+        (Some("-5"), "", "Last-Event-ID"),
+        (None, "?last_event_id=0", "last_event_id"),
+        (Some("1"), "?last_event_id=abc", "last_event_id"),
+    ] {
+        let headers: Vec<(&str, &str)> = header.map(|h| ("last-event-id", h)).into_iter().collect();
+        let res = app
+            .request(
+                Method::GET,
+                &format!("/v1/matches/{id}/events{query}"),
+                &headers,
+                None,
+            )
+            .await;
+        assert_eq!(
+            res.problem(400, "invalid-field")["field"],
+            field,
+            "{header:?} {query}"
+        );
+    }
     app.get("/v1/matches/0b8e5c3e-9c2d-4e8f-a1b2-3c4d5e6f7a8b/events")
         .await
         .problem(404, "unknown-match");
