@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipan_fuzz::{assert_position, code_and_walk, decode_canonical, walk};
+use qipan_fuzz::{assert_position, code_target, decode_canonical};
 use qipan_rules::quoridor::{Action, Position, Square, Wall};
 
 fn check(pos: &Position) {
@@ -22,12 +22,5 @@ fn check(pos: &Position) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((code, steps)) = code_and_walk(data) else {
-        return;
-    };
-    let Some(pos) = decode_canonical::<Position>(code) else {
-        return;
-    };
-    check(&pos);
-    walk(&pos, steps, check);
+    code_target::<Position>(data, decode_canonical, check);
 });

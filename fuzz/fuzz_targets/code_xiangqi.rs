@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipan_fuzz::{assert_position, code_and_walk, decode_lenient, walk};
+use qipan_fuzz::{assert_position, code_target, decode_lenient};
 use qipan_rules::xiangqi::{self, Move, Position, Square};
 
 fn check(pos: &Position) {
@@ -40,12 +40,5 @@ fn check(pos: &Position) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((code, steps)) = code_and_walk(data) else {
-        return;
-    };
-    let Some(pos) = decode_lenient::<Position>(code) else {
-        return;
-    };
-    check(&pos);
-    walk(&pos, steps, check);
+    code_target::<Position>(data, decode_lenient, check);
 });

@@ -139,3 +139,22 @@ pub fn walk<G: Game + PartialEq + Debug>(start: &G, walk: &[u8], last: impl FnOn
 }
 
 pub mod service;
+
+/// The whole of a code target: `data` is split by [`code_and_walk`], the
+/// code read by `decode` ([`decode_canonical`] or [`decode_lenient`]), the
+/// position it gives checked by `check`, and so is the last position of the
+/// walk from it.
+pub fn code_target<G: Game + PartialEq + Debug>(
+    data: &[u8],
+    decode: fn(&str) -> Option<G>,
+    check: fn(&G),
+) {
+    let Some((code, steps)) = code_and_walk(data) else {
+        return;
+    };
+    let Some(pos) = decode(code) else {
+        return;
+    };
+    check(&pos);
+    walk(&pos, steps, check);
+}
