@@ -129,29 +129,16 @@ fresh_db() {
 # shellcheck source=lib/cpu.sh
 source "scripts/lib/cpu.sh"
 
-# Starts qipan on a database URL; waits for /healthz.
-start_server() {
-    local url=$1
-    target/release/qipan --addr "127.0.0.1:$PORT" --database-url "$url" \
-        --database-pool "$POOL" >"$tmp/qipan.log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 100); do
-        curl -fsS --max-time 1 -o /dev/null "http://127.0.0.1:$PORT/healthz" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    cat "$tmp/qipan.log" >&2
-    echo "qipan did not answer on port $PORT" >&2
-    return 1
-}
+# shellcheck source=lib/server.sh
+source "scripts/lib/server.sh"
 
-stop_server() {
-    kill "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=
-    # What the server logged (warnings and errors only, by default).
-    if [[ -s $tmp/qipan.log ]]; then
+# Stops the server and shows what it logged (warnings and errors only, by
+# default).
+stop_and_show_log() {
+    stop_server
+    if [[ -s $tmp/qipan-$PORT.log ]]; then
         echo "  server log (last lines):"
-        tail -5 "$tmp/qipan.log" | sed 's/^/    /'
+        tail -5 "$tmp/qipan-$PORT.log" | sed 's/^/    /'
     fi
 }
 
@@ -163,14 +150,14 @@ run_test() {
     local backend=$1 test=$2 url before_pg after_pg start end
     shift 2
     url=$(fresh_db "$backend")
-    start_server "$url"
+    start_server "$PORT" "$url" --database-pool "$POOL"
     echo "-- $test (server pid $server_pid, $url)"
     before_pg=$(pg_ticks) start=$(date +%s.%N)
     target/release/examples/live_load --url "http://127.0.0.1:$PORT" --server-pid "$server_pid" \
         --threads "$CLIENT_THREADS" --label "$backend" "$test" "$@" | tee "$tmp/$backend-$test.out"
     end=$(date +%s.%N)
     grep '^{' "$tmp/$backend-$test.out" >"$tmp/$backend-$test.json"
-    stop_server
+    stop_and_show_log
     if [[ $backend == postgres ]]; then
         sleep 0.5
         after_pg=$(pg_ticks)
