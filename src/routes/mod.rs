@@ -88,22 +88,20 @@ impl Rendered {
 
     /// The body, tag and coding to answer `req` with.
     fn form(&self, req: &HttpRequest) -> (Bytes, &EntityTag, &HeaderValue, Coding) {
-        let coding = match &self.encoded {
-            Some(_) => encoding::negotiate(req),
-            None => Coding::Identity,
+        let plain = (
+            self.body.clone(),
+            &self.etag,
+            &self.etag_header,
+            Coding::Identity,
+        );
+        let Some(forms) = &self.encoded else {
+            return plain;
         };
+        let coding = encoding::negotiate(req);
         let slot = match coding {
             Coding::Brotli => 0,
             Coding::Gzip => 1,
-            Coding::Identity => return (self.body.clone(), &self.etag, &self.etag_header, coding),
-        };
-        let Some(forms) = &self.encoded else {
-            return (
-                self.body.clone(),
-                &self.etag,
-                &self.etag_header,
-                Coding::Identity,
-            );
+            Coding::Identity => return plain,
         };
         let form = forms[slot].get_or_init(|| {
             let etag = EntityTag::new_strong(format!("{}{}", self.etag.tag(), coding.tag_suffix()));
