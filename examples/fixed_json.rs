@@ -2,12 +2,14 @@
 //! body, with the headers qipan's state endpoint sends.
 //!
 //! ```text
-//! cargo run --release --example fixed_json -- [ADDR] BODY_FILE
+//! cargo run --release --example fixed_json -- [ADDR] BODY_FILE [PLAY_FILE]
 //! ```
 //!
 //! `ADDR` defaults to `127.0.0.1:8081`. `BODY_FILE` holds the exact bytes
-//! qipan answered for a `GET /v1/xiangqi/{code}`; every `GET` of
-//! `/v1/xiangqi/{code}` gets them back, whatever the code. Workers follow
+//! qipan answered for a `GET /v1/{game}/{code}`; every `GET` of
+//! `/v1/{game}/{code}` gets them back, whatever the game and code.
+//! `PLAY_FILE` (by default the same) is what every `POST
+//! /v1/{game}/{code}/play` gets, once its body is read. Workers follow
 //! `QIPAN_WORKERS`, as in qipan (the number of cores when unset).
 //! `scripts/loadtest.sh` runs it next to qipan.
 
@@ -30,12 +32,36 @@ struct Fixed {
     etag: String,
 }
 
-async fn fixed(fixed: web::Data<Fixed>) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("application/json")
-        .insert_header((header::ETAG, fixed.etag.as_str()))
-        .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
-        .body(fixed.body.clone())
+impl Fixed {
+    fn read(path: &str) -> anyhow::Result<Fixed> {
+        let body = std::fs::read(path).with_context(|| format!("reading {path}"))?;
+        Ok(Fixed {
+            etag: format!("\"{:016x}\"", fnv1a(&body)),
+            body: Bytes::from(body),
+        })
+    }
+
+    fn answer(&self) -> HttpResponse {
+        HttpResponse::Ok()
+            .content_type("application/json")
+            .insert_header((header::ETAG, self.etag.as_str()))
+            .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
+            .body(self.body.clone())
+    }
+}
+
+/// The two answers: to a read and to a play.
+struct Answers {
+    read: Fixed,
+    play: Fixed,
+}
+
+async fn read(answers: web::Data<Answers>) -> HttpResponse {
+    answers.read.answer()
+}
+
+async fn play(answers: web::Data<Answers>, _body: Bytes) -> HttpResponse {
+    answers.play.answer()
 }
 
 #[actix_web::main]
@@ -47,12 +73,13 @@ async fn main() -> anyhow::Result<()> {
         .unwrap_or("127.0.0.1:8081")
         .parse()
         .context("ADDR must be host:port")?;
-    let path = args.next().context("usage: fixed_json [ADDR] BODY_FILE")?;
-    let body = std::fs::read(&path).with_context(|| format!("reading {path}"))?;
-    let etag = format!("\"{:016x}\"", fnv1a(&body));
-    let fixed = web::Data::new(Fixed {
-        body: Bytes::from(body),
-        etag,
+    let path = args
+        .next()
+        .context("usage: fixed_json [ADDR] BODY_FILE [PLAY_FILE]")?;
+    let play_path = args.next().unwrap_or_else(|| path.clone());
+    let answers = web::Data::new(Answers {
+        read: Fixed::read(&path)?,
+        play: Fixed::read(&play_path)?,
     });
     let workers = match std::env::var("QIPAN_WORKERS") {
         Ok(n) => Some(
@@ -64,8 +91,9 @@ async fn main() -> anyhow::Result<()> {
 
     let mut server = HttpServer::new(move || {
         App::new()
-            .app_data(fixed.clone())
-            .route("/v1/xiangqi/{code}", web::get().to(self::fixed))
+            .app_data(answers.clone())
+            .route("/v1/{game}/{code}", web::get().to(read))
+            .route("/v1/{game}/{code}/play", web::post().to(play))
     })
     .bind(addr)?;
     if let Some(n) = workers {

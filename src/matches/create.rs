@@ -188,6 +188,25 @@ impl Matches {
         req: &ForkRequest,
         base: &str,
     ) -> Result<Outcome, MatchError> {
+        // A fork loses a race with a write of its parent only when both
+        // touch the parent at once (see `store::insert_fork`): it is made
+        // again from a new snapshot.
+        for _ in 0..FORK_ATTEMPTS {
+            match self.try_fork(id, token, req, base).await {
+                Err(MatchError::Storage(StorageError::Conflict)) => continue,
+                done => return done,
+            }
+        }
+        Err(MatchError::Conflict)
+    }
+
+    async fn try_fork(
+        &self,
+        id: MatchId,
+        token: &Token,
+        req: &ForkRequest,
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
         let mut conn = self.db.acquire().await?;
         // The parent, the fork's position and the history copied all come
         // from one snapshot, whatever is written to the parent meanwhile.
@@ -235,7 +254,7 @@ impl Matches {
             joined_at: Some(now),
             online: false,
         }];
-        store::insert_fork(&mut tx, &m, &seats, from).await?;
+        store::insert_fork(&mut tx, self.db.backend(), &m, &seats, from).await?;
         tx.commit().await.map_err(StorageError::from)?;
         drop(conn);
         let shown = Shown {
@@ -251,6 +270,9 @@ impl Matches {
         })
     }
 }
+
+/// How many times a fork is tried against a parent being written.
+const FORK_ATTEMPTS: usize = 8;
 
 /// A match as it is first written.
 pub(super) fn new_match(

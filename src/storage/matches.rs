@@ -395,11 +395,16 @@ pub async fn event_at(
     row.map(|r| r.into_event(game)).transpose()
 }
 
-/// The guarded `UPDATE` of a match row, with parameters `$1` to `$11`.
+/// The guarded `UPDATE` of a match row, with parameters `$1` to `$13`. A
+/// fork's range of shared plies narrows with its own history: from below
+/// when the cap drops plies at or below `$12`, from above when an undo drops
+/// those after `$13`.
 macro_rules! update_match_sql {
     () => {
         "UPDATE matches SET code = $1, to_move = $2, ply = $3, status = $4, winner = $5, \
-         reason = $6, undo_seat = $7, undo_ply = $8, version = version + 1, updated_at = $9 \
+         reason = $6, undo_seat = $7, undo_ply = $8, version = version + 1, updated_at = $9, \
+         shares_from = CASE WHEN shares_from < $12 THEN $12 ELSE shares_from END, \
+         shares_upto = CASE WHEN shares_upto > $13 THEN $13 ELSE shares_upto END \
          WHERE id = $10 AND version = $11"
     };
 }
@@ -408,6 +413,29 @@ const MATCH_COLUMNS: &str = "id, game, mode, code, to_move, ply, version, status
      reason, undo_seat, undo_ply, parent_id, parent_ply, created_at, updated_at";
 
 const MOVE_COLUMNS: &str = "ply, seat, side, action, code_before, code_after, played_at";
+
+/// The kept moves of the match whose id is parameter `$n`, as a derived
+/// table `k` of [`MOVE_COLUMNS`]: its own rows and the rows of its parent it
+/// shares (plies in `shares_from < ply <= shares_upto`; see the migration
+/// `shared_history`). The two never hold the same ply: a parent copies rows
+/// into a fork only as it narrows the fork's range past them.
+fn kept_moves(n: usize) -> String {
+    format!(
+        "(SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = ${n} \
+         UNION ALL SELECT {} FROM matches f JOIN moves p ON p.match_id = f.parent_id \
+         WHERE f.id = ${n} AND p.ply > f.shares_from AND p.ply <= f.shares_upto) k",
+        prefixed("p", MOVE_COLUMNS)
+    )
+}
+
+/// `columns` with each name prefixed by `table.`.
+fn prefixed(table: &str, columns: &str) -> String {
+    columns
+        .split(", ")
+        .map(|c| format!("{table}.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
 
@@ -476,11 +504,22 @@ pub async fn insert_in(
     m: &Match,
     seats: &[SeatSlot],
 ) -> Result<(), StorageError> {
+    insert_sharing(tx, m, seats, 0).await
+}
+
+/// [`insert_in`] for a match that shares its parent's kept moves up to ply
+/// `shares_upto` (0: none).
+async fn insert_sharing(
+    tx: &mut Transaction<'_, Any>,
+    m: &Match,
+    seats: &[SeatSlot],
+    shares_upto: i64,
+) -> Result<(), StorageError> {
     let id = m.id.to_string();
     let s = StateColumns::of(m);
     let sql = format!(
-        "INSERT INTO matches ({MATCH_COLUMNS}) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+        "INSERT INTO matches ({MATCH_COLUMNS}, shares_upto) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
     );
     sqlx::query(&sql)
         .bind(&id)
@@ -499,6 +538,7 @@ pub async fn insert_in(
         .bind(m.parent.map(|p| p.ply))
         .bind(m.created_at.millis())
         .bind(s.updated_at)
+        .bind(shares_upto)
         .execute(&mut **tx)
         .await?;
     for seat in seats {
@@ -563,30 +603,116 @@ pub async fn snapshot(
 
 /// Inserts fork `m` with its seats, inside `tx` (a [`snapshot`] in which
 /// the parent was read). Its kept history is its parent's up to the fork's
-/// ply, copied by the database in one statement from the snapshot the
-/// fork's position was read from: no move travels through the service, and
-/// a fork costs one statement more than a create, whatever the length of
-/// the history.
+/// ply, and no move is written for it: the fork reads the parent's rows
+/// (see [`kept_moves`]), and the parent copies them into the fork only if
+/// it is about to drop them ([`release`]). The parent is marked `shared`
+/// and its row locked (shared among forks): a write of the parent since the
+/// snapshot makes this fail with [`StorageError::Conflict`] (PostgreSQL's
+/// serialization failure), and one after waits for the fork, so no fork
+/// ever points at rows already gone.
+///
+/// A fork of a match that itself reads from its parent copies its history
+/// instead (in one statement, from the snapshot), so that nothing is read
+/// through more than one level.
 ///
 /// # Errors
 ///
-/// [`StorageError`].
+/// [`StorageError::Conflict`] when the parent was written since the
+/// snapshot began; others.
 #[tracing::instrument(skip_all, fields(id = %m.id))]
 pub async fn insert_fork(
     tx: &mut Transaction<'_, Any>,
+    backend: Backend,
     m: &Match,
     seats: &[SeatSlot],
     parent: Parent,
 ) -> Result<(), StorageError> {
-    insert_in(tx, m, seats).await?;
-    sqlx::query(
-        "INSERT INTO moves (match_id, ply, seat, side, action, code_before, code_after, \
-         played_at) SELECT $1, ply, seat, side, action, code_before, code_after, played_at \
-         FROM moves WHERE match_id = $2 AND ply <= $3",
+    let parent_id = parent.id.to_string();
+    // Whether the parent is marked, reads from its own parent, and has rows
+    // to share.
+    let (shared, inherits, has_rows): (i64, i64, i64) = sqlx::query_as(
+        "SELECT shared, CAST(CASE WHEN shares_upto > shares_from THEN 1 ELSE 0 END AS BIGINT), \
+         CAST(CASE WHEN EXISTS (SELECT 1 FROM moves WHERE match_id = $1 AND ply <= $2) \
+         THEN 1 ELSE 0 END AS BIGINT) FROM matches WHERE id = $1",
     )
-    .bind(m.id.to_string())
-    .bind(parent.id.to_string())
+    .bind(&parent_id)
     .bind(parent.ply)
+    .fetch_one(&mut **tx)
+    .await?;
+    if inherits == 0 && has_rows == 0 {
+        // Nothing to share or copy.
+        return insert_in(tx, m, seats).await;
+    }
+    if inherits == 0 {
+        // Marking takes the row's lock; once it is marked, forks only share
+        // the lock, so that they never wait for each other, only for (or
+        // instead of) a write of the parent.
+        let lock = match (shared, backend) {
+            (0, _) => Some("UPDATE matches SET shared = 1 WHERE id = $1"),
+            (_, Backend::Postgres) => Some("SELECT shared FROM matches WHERE id = $1 FOR SHARE"),
+            // SQLite runs one write transaction at a time.
+            (_, Backend::Sqlite) => None,
+        };
+        if let Some(lock) = lock {
+            sqlx::query(lock)
+                .bind(&parent_id)
+                .execute(&mut **tx)
+                .await?;
+        }
+        return insert_sharing(tx, m, seats, parent.ply).await;
+    }
+    insert_in(tx, m, seats).await?;
+    let sql = format!(
+        "INSERT INTO moves (match_id, {MOVE_COLUMNS}) SELECT $2, {MOVE_COLUMNS} FROM {} \
+         WHERE ply <= $3",
+        kept_moves(1)
+    );
+    sqlx::query(&sql)
+        .bind(&parent_id)
+        .bind(m.id.to_string())
+        .bind(parent.ply)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Before match `id` drops its kept moves at or below `below` and after
+/// `above`, copies those its forks read into the forks (within each fork's
+/// last [`HISTORY_CAP`] plies) and narrows the forks' shared ranges past
+/// them, in the caller's transaction. Runs after the match's row is locked
+/// (its guarded update), so a fork being made meanwhile either committed
+/// before (and is found here) or waits and then fails on the changed row.
+async fn release(
+    tx: &mut Transaction<'_, Any>,
+    id: &str,
+    below: Option<i64>,
+    above: Option<i64>,
+) -> Result<(), StorageError> {
+    let below = below.unwrap_or(i64::MIN);
+    let above = above.unwrap_or(i64::MAX);
+    let sql = format!(
+        "INSERT INTO moves (match_id, {MOVE_COLUMNS}) SELECT f.id, {} \
+         FROM matches f JOIN moves p ON p.match_id = f.parent_id \
+         WHERE f.parent_id = $1 AND p.ply > f.shares_from AND p.ply <= f.shares_upto \
+         AND p.ply > f.ply - $4 AND (p.ply <= $2 OR p.ply > $3)",
+        prefixed("p", MOVE_COLUMNS)
+    );
+    sqlx::query(&sql)
+        .bind(id)
+        .bind(below)
+        .bind(above)
+        .bind(HISTORY_CAP)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "UPDATE matches SET \
+         shares_from = CASE WHEN shares_from < $2 THEN $2 ELSE shares_from END, \
+         shares_upto = CASE WHEN shares_upto > $3 THEN $3 ELSE shares_upto END \
+         WHERE parent_id = $1 AND shares_upto > shares_from",
+    )
+    .bind(id)
+    .bind(below)
+    .bind(above)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -605,15 +731,17 @@ pub async fn code_at(
     m: &Match,
     ply: i64,
 ) -> Result<Option<String>, StorageError> {
-    let row: Option<(i64, String, String)> = sqlx::query_as(
-        "SELECT ply, code_before, code_after FROM moves \
-         WHERE match_id = $1 AND (ply = $2 OR ply = $3) ORDER BY ply LIMIT 1",
-    )
-    .bind(m.id.to_string())
-    .bind(ply)
-    .bind(ply.saturating_add(1))
-    .fetch_optional(&mut *conn)
-    .await?;
+    let sql = format!(
+        "SELECT ply, code_before, code_after FROM {} WHERE ply = $2 OR ply = $3 \
+         ORDER BY ply LIMIT 1",
+        kept_moves(1)
+    );
+    let row: Option<(i64, String, String)> = sqlx::query_as(&sql)
+        .bind(m.id.to_string())
+        .bind(ply)
+        .bind(ply.saturating_add(1))
+        .fetch_optional(&mut *conn)
+        .await?;
     Ok(row.map(|(at, before, after)| if at == ply { after } else { before }))
 }
 
@@ -624,7 +752,8 @@ pub async fn code_at(
 ///
 /// [`StorageError`].
 pub async fn oldest_kept(conn: &mut AnyConnection, m: &Match) -> Result<i64, StorageError> {
-    let first: Option<i64> = sqlx::query_scalar("SELECT min(ply) FROM moves WHERE match_id = $1")
+    let sql = format!("SELECT min(ply) FROM {}", kept_moves(1));
+    let first: Option<i64> = sqlx::query_scalar(&sql)
         .bind(m.id.to_string())
         .fetch_one(&mut *conn)
         .await?;
@@ -676,19 +805,15 @@ pub async fn with_history(
     conn: &mut AnyConnection,
     id: MatchId,
 ) -> Result<Option<(Match, Vec<KeptMove>)>, StorageError> {
-    let match_columns: Vec<String> = MATCH_COLUMNS
-        .split(", ")
-        .map(|c| format!("m.{c}"))
-        .collect();
     let move_columns: Vec<String> = MOVE_COLUMNS
         .split(", ")
-        .map(|c| format!("mv.{c} AS mv_{c}"))
+        .map(|c| format!("k.{c} AS mv_{c}"))
         .collect();
     let sql = format!(
-        "SELECT {}, {} FROM matches m LEFT JOIN moves mv ON mv.match_id = m.id \
-         WHERE m.id = $1 ORDER BY mv.ply",
-        match_columns.join(", "),
-        move_columns.join(", ")
+        "SELECT {}, {} FROM matches m LEFT JOIN {} ON 1 = 1 WHERE m.id = $1 ORDER BY k.ply",
+        prefixed("m", MATCH_COLUMNS),
+        move_columns.join(", "),
+        kept_moves(1),
     );
     let rows: Vec<MatchMoveRow> = sqlx::query_as(&sql)
         .bind(id.to_string())
@@ -739,7 +864,10 @@ pub async fn move_at(
     m: &Match,
     ply: i64,
 ) -> Result<Option<KeptMove>, StorageError> {
-    let sql = format!("SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = $1 AND ply = $2");
+    let sql = format!(
+        "SELECT {MOVE_COLUMNS} FROM {} WHERE ply = $2",
+        kept_moves(1)
+    );
     let row: Option<MoveRow> = sqlx::query_as(&sql)
         .bind(m.id.to_string())
         .bind(ply)
@@ -760,8 +888,8 @@ pub async fn last_move_of(
     seat: Seat,
 ) -> Result<Option<KeptMove>, StorageError> {
     let sql = format!(
-        "SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = $1 AND seat = $2 \
-         ORDER BY ply DESC LIMIT 1"
+        "SELECT {MOVE_COLUMNS} FROM {} WHERE seat = $2 ORDER BY ply DESC LIMIT 1",
+        kept_moves(1)
     );
     let row: Option<MoveRow> = sqlx::query_as(&sql)
         .bind(m.id.to_string())
@@ -794,6 +922,10 @@ pub async fn write(
     let state = StateColumns::of(m);
     // The plies at or below this one fall out of the history.
     let cap = (!moves.is_empty() && state.ply > HISTORY_CAP).then(|| state.ply - HISTORY_CAP);
+    let drops = Drops {
+        below: cap,
+        above: truncate_after,
+    };
     // One statement cannot both drop and re-add a ply: an undo (which adds
     // nothing) or a move (which drops nothing above it) only.
     if backend == Backend::Postgres && (truncate_after.is_none() || moves.is_empty()) {
@@ -801,20 +933,28 @@ pub async fn write(
             id: &id,
             read_at,
             state: &state,
-            truncate_after,
+            drops,
             moves,
-            cap,
             event,
         };
-        return write.run(conn).await;
+        match write.run(conn).await {
+            // A match forks read from drops rows only through `release`.
+            Err(StorageError::Conflict) if drops.any() && is_shared(conn, &id, read_at).await? => {}
+            done => return done,
+        }
     }
     let mut tx = conn.begin().await?;
-    let done = bind_update(sqlx::query(update_match_sql!()), &state, &id, read_at)
-        .execute(&mut *tx)
+    let sql = concat!(update_match_sql!(), " RETURNING shared");
+    let updated = bind_update(sqlx::query(sql), &state, &id, read_at, drops)
+        .fetch_optional(&mut *tx)
         .await?;
-    if done.rows_affected() != 1 {
+    let Some(updated) = updated else {
         tx.rollback().await?;
         return Err(StorageError::Conflict);
+    };
+    let shared: i64 = updated.try_get("shared")?;
+    if shared != 0 && drops.any() {
+        release(&mut tx, &id, cap, truncate_after).await?;
     }
     if let Some(after) = truncate_after {
         sqlx::query("DELETE FROM moves WHERE match_id = $1 AND ply > $2")
@@ -836,12 +976,42 @@ pub async fn write(
     Ok(read_at.next())
 }
 
+/// The kept moves a write drops: those at or below `below` (the history
+/// cap), those after `above` (an undo).
+#[derive(Debug, Clone, Copy)]
+struct Drops {
+    below: Option<i64>,
+    above: Option<i64>,
+}
+
+impl Drops {
+    fn any(self) -> bool {
+        self.below.is_some() || self.above.is_some()
+    }
+}
+
+/// Whether match `id` is still at `read_at` and marked as read by forks.
+async fn is_shared(
+    conn: &mut AnyConnection,
+    id: &str,
+    read_at: Version,
+) -> Result<bool, StorageError> {
+    let shared: Option<i64> =
+        sqlx::query_scalar("SELECT shared FROM matches WHERE id = $1 AND version = $2")
+            .bind(id)
+            .bind(read_at.get())
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(shared.is_some_and(|s| s != 0))
+}
+
 /// Binds the parameters of [`update_match_sql`] to `query`.
 fn bind_update<'q>(
     query: AnyQuery<'q>,
     state: &StateColumns<'q>,
     id: &'q str,
     read_at: Version,
+    drops: Drops,
 ) -> AnyQuery<'q> {
     query
         .bind(state.code)
@@ -855,6 +1025,8 @@ fn bind_update<'q>(
         .bind(state.updated_at)
         .bind(id)
         .bind(read_at.get())
+        .bind(drops.below.unwrap_or(0))
+        .bind(drops.above.unwrap_or(i64::MAX))
 }
 
 /// [`write`] on PostgreSQL as one statement: the guarded update, then the
@@ -864,25 +1036,26 @@ struct OneStatement<'a> {
     id: &'a str,
     read_at: Version,
     state: &'a StateColumns<'a>,
-    truncate_after: Option<i64>,
+    drops: Drops,
     moves: &'a [KeptMove],
-    cap: Option<i64>,
     event: &'a MatchEvent,
 }
 
 impl OneStatement<'_> {
     async fn run(self, conn: &mut AnyConnection) -> Result<Version, StorageError> {
-        let mut sql = String::from(concat!(
-            "WITH u AS (",
-            update_match_sql!(),
-            " RETURNING id)"
-        ));
-        let mut n = 11;
+        // A match forks read from is not written here when moves would be
+        // dropped: they must be copied into the forks first ([`release`]).
+        let mut sql = String::from(concat!("WITH u AS (", update_match_sql!()));
+        if self.drops.any() {
+            sql.push_str(" AND shared = 0");
+        }
+        sql.push_str(" RETURNING id)");
+        let mut n = 13;
         let mut param = || {
             n += 1;
             format!("${n}")
         };
-        if self.truncate_after.is_some() {
+        if self.drops.above.is_some() {
             sql.push_str(&format!(
                 ", t AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply > {})",
                 param()
@@ -905,7 +1078,7 @@ impl OneStatement<'_> {
                 rows.join(", ")
             ));
         }
-        if self.cap.is_some() {
+        if self.drops.below.is_some() {
             sql.push_str(&format!(
                 ", c AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply <= {})",
                 param()
@@ -926,8 +1099,14 @@ impl OneStatement<'_> {
             ));
         }
         sql.push_str(" SELECT count(*) AS updated FROM u");
-        let mut query = bind_update(sqlx::query(&sql), self.state, self.id, self.read_at);
-        if let Some(after) = self.truncate_after {
+        let mut query = bind_update(
+            sqlx::query(&sql),
+            self.state,
+            self.id,
+            self.read_at,
+            self.drops,
+        );
+        if let Some(after) = self.drops.above {
             query = query.bind(after);
         }
         for mv in self.moves {
@@ -940,7 +1119,7 @@ impl OneStatement<'_> {
                 .bind(&mv.code_after)
                 .bind(mv.played_at.millis());
         }
-        if let Some(below) = self.cap {
+        if let Some(below) = self.drops.below {
             query = query.bind(below);
         }
         query = bind_event(query, self.event);

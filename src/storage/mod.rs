@@ -84,9 +84,26 @@ impl From<sqlx::Error> for StorageError {
     fn from(e: sqlx::Error) -> Self {
         if is_unavailable(&e) {
             StorageError::Unavailable(e)
+        } else if is_lost_race(&e) {
+            StorageError::Conflict
         } else {
             StorageError::Query(e)
         }
+    }
+}
+
+/// Whether PostgreSQL gave up a transaction for a concurrent one: a
+/// serialization failure (40001: a snapshot transaction wrote a row changed
+/// since it began) or a deadlock (40P01). Nothing of it was written.
+fn is_lost_race(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(db) => {
+            db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_none()
+                && db
+                    .code()
+                    .is_some_and(|code| code == "40001" || code == "40P01")
+        }
+        _ => false,
     }
 }
 

@@ -5,11 +5,12 @@
 use sqlx::AnyConnection;
 
 use super::StorageError;
-use crate::matches::Timestamp;
+use crate::matches::{Timestamp, HISTORY_CAP};
 
 /// Deletes up to `batch` matches that last changed before `idle_before`
 /// (any status), or, finished, before `finished_before`. A fork of a
-/// deleted match keeps its moves and loses its parent link. Seats, kept
+/// deleted match keeps its moves (those it read from the parent are copied
+/// into it) and loses its parent link. Seats, kept
 /// moves, events and presence go with their match (`ON DELETE CASCADE`).
 /// Returns how many were deleted.
 ///
@@ -41,28 +42,52 @@ pub async fn delete_expired(
     }
     let list = placeholders(ids.len());
     let mut tx = sqlx::Connection::begin(&mut *conn).await?;
-    let orphan = format!(
-        "UPDATE matches SET parent_id = NULL, parent_ply = NULL WHERE parent_id IN ({list})"
-    );
-    let mut q = sqlx::query(&orphan);
-    for id in &ids {
-        q = q.bind(id);
-    }
-    q.execute(&mut *tx).await?;
-    // The rules are asked again: a match written since the read stays.
-    let delete = format!(
-        "DELETE FROM matches WHERE id IN ({list}) AND (updated_at < ${a} \
-         OR (status <> 'ongoing' AND updated_at < ${b}))",
+    // The rules are asked again, and the rows kept locked to the end: a
+    // match written since the read stays, and no fork of one that goes can
+    // be made meanwhile.
+    let lock = format!(
+        "UPDATE matches SET shared = shared WHERE id IN ({list}) AND (updated_at < ${a} \
+         OR (status <> 'ongoing' AND updated_at < ${b})) RETURNING id",
         a = ids.len() + 1,
         b = ids.len() + 2,
     );
-    let mut q = sqlx::query(&delete);
+    let mut q = sqlx::query_scalar(&lock);
     for id in &ids {
         q = q.bind(id);
     }
-    let deleted = q.bind(idle).bind(finished).execute(&mut *tx).await?;
+    let doomed: Vec<String> = q.bind(idle).bind(finished).fetch_all(&mut *tx).await?;
+    if doomed.is_empty() {
+        tx.commit().await?;
+        return Ok(0);
+    }
+    let list = placeholders(doomed.len());
+    // A fork keeps the moves it read from a deleted parent (those of its
+    // last HISTORY_CAP plies), and loses its parent link.
+    let keep = format!(
+        "INSERT INTO moves (match_id, ply, seat, side, action, code_before, code_after, \
+         played_at) SELECT f.id, p.ply, p.seat, p.side, p.action, p.code_before, p.code_after, \
+         p.played_at FROM matches f JOIN moves p ON p.match_id = f.parent_id \
+         WHERE f.parent_id IN ({list}) AND p.ply > f.shares_from AND p.ply <= f.shares_upto \
+         AND p.ply > f.ply - ${cap}",
+        cap = doomed.len() + 1
+    );
+    let orphan = format!(
+        "UPDATE matches SET parent_id = NULL, parent_ply = NULL, shares_from = 0, \
+         shares_upto = 0 WHERE parent_id IN ({list})"
+    );
+    let delete = format!("DELETE FROM matches WHERE id IN ({list})");
+    for (sql, cap) in [(&keep, Some(HISTORY_CAP)), (&orphan, None), (&delete, None)] {
+        let mut q = sqlx::query(sql);
+        for id in &doomed {
+            q = q.bind(id);
+        }
+        if let Some(cap) = cap {
+            q = q.bind(cap);
+        }
+        q.execute(&mut *tx).await?;
+    }
     tx.commit().await?;
-    Ok(deleted.rows_affected())
+    Ok(doomed.len() as u64)
 }
 
 /// `$1, $2, …, $n`.

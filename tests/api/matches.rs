@@ -143,6 +143,7 @@ on_both_backends!(
     the_history_keeps_the_last_100_moves_and_undo_goes_back_to_them,
     takebacks_are_offered_accepted_declined_and_withdrawn,
     forks_copy_the_kept_history_and_go_their_own_way,
+    forks_share_the_parents_history_until_it_drops_it,
     a_fork_racing_with_moves_and_undos_keeps_a_consistent_history,
     racing_plays_on_one_version_land_exactly_once,
     unguarded_races_never_lose_or_duplicate_a_move,
@@ -720,7 +721,133 @@ async fn a_fork_racing_with_moves_and_undos_keeps_a_consistent_history(backend: 
             Some(&f["state"]["code"]),
             "fork {id}: its history ends at its position"
         );
+        assert_one_line(&app, &kept).await;
     }
+}
+
+/// How many `moves` rows match `id` holds itself (not read from a parent).
+async fn own_rows(app: &TestApp, id: &str) -> i64 {
+    let db = app.database().expect("a database");
+    sqlx::query_scalar("SELECT count(*) FROM moves WHERE match_id = $1")
+        .bind(id)
+        .fetch_one(db.pool())
+        .await
+        .expect("count")
+}
+
+/// Checks that a kept 2048 history is one line of play: from its first
+/// position, its actions lead (spawns included, which follow the state's
+/// seed) to its last.
+async fn assert_one_line(app: &TestApp, kept: &[Value]) {
+    let (Some(first), Some(last)) = (kept.first(), kept.last()) else {
+        return;
+    };
+    let rest: Vec<&str> = kept[1..]
+        .iter()
+        .map(|m| m["action"].as_str().expect("action"))
+        .collect();
+    if rest.is_empty() {
+        return;
+    }
+    let code = first["code"].as_str().expect("code");
+    assert_eq!(
+        stateless(app, "2048", code, &rest).await,
+        last["code"].as_str().expect("code"),
+        "the kept moves are not one line of play"
+    );
+}
+
+/// The moves of `kept` up to ply `upto`.
+fn upto_ply(kept: &[Value], upto: i64) -> Vec<Value> {
+    kept.iter()
+        .filter(|m| m["ply"].as_i64().expect("ply") <= upto)
+        .cloned()
+        .collect()
+}
+
+/// Checks that each fork's history is its parent's `kept` up to its ply.
+async fn assert_histories(app: &TestApp, forks: &[(Seat, i64)], kept: &[Value]) {
+    for (f, ply) in forks {
+        assert_eq!(
+            history(app, &f.id).await,
+            upto_ply(kept, *ply),
+            "the fork at {ply}"
+        );
+    }
+}
+
+/// A fork writes no move: it reads its parent's kept rows, and the parent
+/// copies into it only the rows it is about to drop — past the history cap,
+/// by an undo — so every fork's history stays what it was when it was made.
+async fn forks_share_the_parents_history_until_it_drops_it(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (parent, v) = created(&app, json!({ "game": "2048", "seed": 1 })).await;
+    play_2048(&app, &parent, &v["state"], 130).await;
+    let kept = history(&app, &parent.id).await;
+    assert_eq!(kept.len(), 100);
+    let slice = |upto: i64| upto_ply(&kept, upto);
+    let mut forks = Vec::new();
+    for ply in [130, 60, 120, 31, 30] {
+        let res = fork(&app, &parent.id, Some(&parent.token), ply).await;
+        assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+        let f = Seat::of(&res);
+        assert_eq!(own_rows(&app, &f.id).await, 0, "the fork at {ply} shares");
+        assert_eq!(history(&app, &f.id).await, slice(ply));
+        forks.push((f, ply));
+    }
+    // The parent plays on: the cap drops plies 31 to 50, which the forks
+    // at 130, 60, 120 and 31 read. They get their own copies.
+    let state = view(&app, &parent.id).await["state"].clone();
+    play_2048(&app, &parent, &state, 20).await;
+    assert_histories(&app, &forks, &kept).await;
+    assert_eq!(own_rows(&app, &forks[0].0.id).await, 20);
+    assert_eq!(own_rows(&app, &forks[1].0.id).await, 20);
+    assert_eq!(own_rows(&app, &forks[3].0.id).await, 1);
+
+    // The parent goes back below the forks' plies and plays another line.
+    for _ in 0..40 {
+        assert_eq!(undo(&app, &parent, "undo").await.status, 200);
+    }
+    assert_eq!(view(&app, &parent.id).await["ply"], 110);
+    let state = view(&app, &parent.id).await["state"].clone();
+    let legal = actions(&state["legal_actions"]);
+    let other = legal.last().expect("a legal move").clone();
+    played(&app, &parent, &[&other]).await;
+    let state = view(&app, &parent.id).await["state"].clone();
+    play_2048(&app, &parent, &state, 15).await;
+    assert_histories(&app, &forks, &kept).await;
+    for (f, _) in &forks {
+        assert_one_line(&app, &history(&app, &f.id).await).await;
+    }
+    assert_one_line(&app, &history(&app, &parent.id).await).await;
+
+    // A fork plays, then undoes back into what it read from its parent.
+    let (at_130, _) = &forks[0];
+    let state = view(&app, &at_130.id).await["state"].clone();
+    play_2048(&app, at_130, &state, 5).await;
+    for _ in 0..8 {
+        assert_eq!(undo(&app, at_130, "undo").await.status, 200);
+    }
+    let v = view(&app, &at_130.id).await;
+    assert_eq!(v["ply"], 127);
+    assert_eq!(
+        v["state"]["code"],
+        slice(127).last().expect("ply 127")["code"]
+    );
+    // At ply 135 the fork's own cap dropped plies 31 to 35.
+    let since_36: Vec<Value> = slice(127).into_iter().skip(5).collect();
+    assert_eq!(since_36.first().expect("ply 36")["ply"], 36);
+    assert_eq!(history(&app, &at_130.id).await, since_36);
+
+    // A fork of a fork copies what it would read through two levels.
+    let (at_120, _) = &forks[2];
+    let res = fork(&app, &at_120.id, Some(&at_120.token), 100).await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+    let grandchild = Seat::of(&res);
+    assert_eq!(history(&app, &grandchild.id).await, slice(100));
+    assert_eq!(own_rows(&app, &grandchild.id).await, 70);
 }
 
 async fn forks_copy_the_kept_history_and_go_their_own_way(backend: Backend) {

@@ -78,6 +78,18 @@ async fn old_matches_go_and_the_rest_stay(backend: Backend) {
         every: Duration::from_secs(60),
     };
     let db = app.database().unwrap();
+    let own_rows = |id: String| {
+        let pool = db.pool().clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("SELECT count(*) FROM moves WHERE match_id = $1")
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    // The fork reads its one move from its parent until the parent goes.
+    assert_eq!(own_rows(fork.clone()).await, 0);
     // Off, nothing goes.
     let off = Retention {
         idle: Keep(None),
@@ -104,6 +116,8 @@ async fn old_matches_go_and_the_rest_stay(backend: Backend) {
     assert_eq!(forked["ply"], json!(1));
     let kept = app.get(&format!("/v1/matches/{fork}/history")).await.json();
     assert_eq!(kept["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(kept["moves"][0]["action"], "e2");
+    assert_eq!(own_rows(fork.clone()).await, 1, "copied as its parent went");
     // The deleted match's rows went with it.
     let left: i64 = sqlx::query_scalar("SELECT count(*) FROM moves WHERE match_id = $1")
         .bind(&finished)
