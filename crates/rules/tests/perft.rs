@@ -3,7 +3,7 @@
 //! Every `tests/data/*.perft` file holds positions (`id`, then `fen` or
 //! `code`) followed by `perft <depth> <nodes>` lines; `#` starts a comment.
 //! Each file says where its numbers come from. Counts of `deep/*.perft`
-//! take minutes and run only with `cargo test -- --ignored`.
+//! take seconds in release (minutes in debug) and run only with `cargo test -- --ignored`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -107,7 +107,7 @@ fn perft_counts_match_reference_data() {
 }
 
 #[test]
-#[ignore = "minutes of work: run with cargo test --release -- --ignored"]
+#[ignore = "seconds in release, minutes in debug: run with cargo test --release -- --ignored"]
 fn deep_perft_counts_match_reference_data() {
     run("tests/data/deep");
 }

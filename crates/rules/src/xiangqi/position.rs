@@ -7,11 +7,12 @@
 //! the state code's (red general, advisors, elephants, horses, chariots,
 //! cannons, soldiers, then black in the same order).
 
+mod movegen;
+
+use movegen::{MoveList, RawMove};
+
 use super::code::CodeError;
-use super::tables::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, NONE, RAYS,
-    SOLDIER_MOVES,
-};
+use super::tables::{HORSE_ATTACKERS, NONE, RAYS};
 use super::types::ParseMoveError;
 use super::types::{Move, Piece, Role, Side, Square};
 use crate::{EndReason, Game, GameKind, Reason, Status};
@@ -280,44 +281,6 @@ impl std::fmt::Debug for Position {
     }
 }
 
-/// Up to this many pseudo-legal moves fit in a [`MoveList`]; the most a
-/// xiangqi side can have is well below it (chariots 17 each, cannons 17,
-/// horses 8, soldiers 3, the rest 4).
-const MAX_MOVES: usize = 128;
-
-/// A fixed-capacity list of moves, so the perft inner loop never allocates.
-pub(crate) struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveList {
-    fn new() -> MoveList {
-        let m = Move {
-            from: Square::new(0).unwrap_or_else(|| unreachable!()),
-            to: Square::new(0).unwrap_or_else(|| unreachable!()),
-        };
-        MoveList {
-            moves: [m; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, from: u8, to: u8) {
-        // Both come from the tables or the board, so they are below 90.
-        self.moves[self.len] = Move {
-            from: sq(from),
-            to: sq(to),
-        };
-        self.len += 1;
-    }
-
-    fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-}
-
 /// A point from a value the tables or the board proved to be below 90.
 #[inline(always)]
 fn sq(v: u8) -> Square {
@@ -464,7 +427,10 @@ impl Position {
     /// Whether `side`'s general is attacked by a chariot, cannon, horse or
     /// soldier of the other side, or faces the other general on an open
     /// file. (Advisors and elephants never leave their own half, so they
-    /// cannot reach a general.)
+    /// cannot reach a general.) It looks along every line from the general
+    /// and at every horse and soldier point around it, with no knowledge of
+    /// the move that led here: the plain definition that [`Position::play`]
+    /// applies and the generator's quick legality is tested against.
     pub(crate) fn general_attacked(&self, side: Side) -> bool {
         let k = self.slots[side.index() * 16] as usize;
         let them = side.opponent();
@@ -529,192 +495,16 @@ impl Position {
         (f > 0 && soldier_at(ki - 1)) || (f < 8 && soldier_at(ki + 1))
     }
 
-    /// Pseudo-legal moves of the side to move (everything but leaving one's
-    /// own general attacked).
-    fn pseudo_moves(&self, out: &mut MoveList) {
-        let side = self.turn;
-        let base = side.index() * 16;
-        let b = &self.board;
-        let free = |t: u8| -> bool {
-            let c = b[t as usize];
-            c == 0 || !cell_side_is(c, side)
-        };
-        for (slot, &from) in self.slots.iter().enumerate().skip(base).take(16) {
-            if from == CAPTURED {
-                continue;
-            }
-            let f = from as usize;
-            match SLOT_PIECE[slot].role {
-                Role::General => {
-                    for &t in &GENERAL_MOVES[f] {
-                        if t == NONE {
-                            break;
-                        }
-                        if free(t) {
-                            out.push(from, t);
-                        }
-                    }
-                }
-                Role::Advisor => {
-                    for &t in &ADVISOR_MOVES[f] {
-                        if t == NONE {
-                            break;
-                        }
-                        if free(t) {
-                            out.push(from, t);
-                        }
-                    }
-                }
-                Role::Elephant => {
-                    for &[t, eye] in &ELEPHANT_MOVES[side.index()][f] {
-                        if t == NONE {
-                            break;
-                        }
-                        if b[eye as usize] == 0 && free(t) {
-                            out.push(from, t);
-                        }
-                    }
-                }
-                Role::Horse => {
-                    for &[t, leg] in &HORSE_MOVES[f] {
-                        if t == NONE {
-                            break;
-                        }
-                        if b[leg as usize] == 0 && free(t) {
-                            out.push(from, t);
-                        }
-                    }
-                }
-                Role::Chariot => {
-                    for ray in &RAYS[f] {
-                        for &t in ray {
-                            if t == NONE {
-                                break;
-                            }
-                            let c = b[t as usize];
-                            if c == 0 {
-                                out.push(from, t);
-                            } else {
-                                if !cell_side_is(c, side) {
-                                    out.push(from, t);
-                                }
-                                break;
-                            }
-                        }
-                    }
-                }
-                Role::Cannon => {
-                    for ray in &RAYS[f] {
-                        let mut screened = false;
-                        for &t in ray {
-                            if t == NONE {
-                                break;
-                            }
-                            let c = b[t as usize];
-                            if !screened {
-                                if c == 0 {
-                                    out.push(from, t);
-                                } else {
-                                    screened = true;
-                                }
-                            } else if c != 0 {
-                                if !cell_side_is(c, side) {
-                                    out.push(from, t);
-                                }
-                                break;
-                            }
-                        }
-                    }
-                }
-                Role::Soldier => {
-                    for &t in &SOLDIER_MOVES[side.index()][f] {
-                        if t == NONE {
-                            break;
-                        }
-                        if free(t) {
-                            out.push(from, t);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Moves the piece without any check; returns the captured cell value.
-    #[inline(always)]
-    fn make(&mut self, m: Move) -> u8 {
-        let (f, t) = (m.from.index(), m.to.index());
-        let moving = self.board[f];
-        let captured = self.board[t];
-        self.board[t] = moving;
-        self.board[f] = 0;
-        self.slots[moving as usize - 1] = t as u8;
-        if captured != 0 {
-            self.slots[captured as usize - 1] = CAPTURED;
-        }
-        self.turn = self.turn.opponent();
-        captured
-    }
-
-    /// Takes back [`Position::make`].
-    #[inline(always)]
-    fn unmake(&mut self, m: Move, captured: u8) {
-        let (f, t) = (m.from.index(), m.to.index());
-        let moving = self.board[t];
-        self.board[f] = moving;
-        self.board[t] = captured;
-        self.slots[moving as usize - 1] = f as u8;
-        if captured != 0 {
-            self.slots[captured as usize - 1] = t as u8;
-        }
-        self.turn = self.turn.opponent();
-    }
-
-    /// Keeps the moves of `list` that do not leave the mover's general
-    /// attacked (flying general included), in place.
-    fn retain_legal(&mut self, list: &mut MoveList) {
-        let us = self.turn;
-        let mut kept = 0;
-        for i in 0..list.len {
-            let m = list.moves[i];
-            let captured = self.make(m);
-            let ok = !self.general_attacked(us);
-            self.unmake(m, captured);
-            if ok {
-                list.moves[kept] = m;
-                kept += 1;
-            }
-        }
-        list.len = kept;
-    }
-
-    fn legal_list(&mut self) -> MoveList {
-        let mut list = MoveList::new();
-        self.pseudo_moves(&mut list);
-        self.retain_legal(&mut list);
-        list
-    }
-
-    /// Whether any pseudo-legal move keeps the mover's general safe,
-    /// stopping at the first that does: the cheap question behind
-    /// [`Position::status`].
-    fn has_legal_move(&mut self) -> bool {
-        let mut list = MoveList::new();
-        self.pseudo_moves(&mut list);
-        let us = self.turn;
-        list.as_slice().iter().any(|&m| {
-            let captured = self.make(m);
-            let ok = !self.general_attacked(us);
-            self.unmake(m, captured);
-            ok
-        })
-    }
-
     /// Every legal move of the side to move, ordered by piece slot (the code's
     /// piece order) and then by direction.
     pub fn legal_actions(&self) -> Vec<Move> {
         let mut scratch = self.clone();
-        scratch.legal_list().as_slice().to_vec()
+        scratch
+            .legal_list()
+            .as_slice()
+            .iter()
+            .map(|m| m.public())
+            .collect()
     }
 
     /// Whether `m` is legal here.
@@ -729,6 +519,8 @@ impl Position {
     /// An [`IllegalMove`] naming the move and why it is refused, checked in
     /// this order: no piece on the origin, a piece of the side not to move,
     /// a destination the piece cannot reach, a general left attacked.
+    /// The last is judged by playing the move and looking for any attack
+    /// on the general, not by the generator's shortcuts.
     pub fn play(&self, m: Move) -> Result<Position, IllegalMove> {
         let Some(piece) = self.piece_at(m.from) else {
             return Err(IllegalMove::NoPiece { mv: m });
@@ -743,10 +535,10 @@ impl Position {
         let mut scratch = self.clone();
         let mut list = MoveList::new();
         scratch.pseudo_moves(&mut list);
-        if !list.as_slice().contains(&m) {
+        if !list.as_slice().contains(&RawMove::from(m)) {
             return Err(IllegalMove::CannotReach { mv: m, piece });
         }
-        scratch.make(m);
+        scratch.make(RawMove::from(m));
         if scratch.general_attacked(self.turn) {
             return Err(IllegalMove::LeavesGeneralInCheck {
                 mv: m,
@@ -757,34 +549,14 @@ impl Position {
         Ok(scratch)
     }
 
-    /// Perft with bulk counting at the last ply, making and unmaking moves in
-    /// place.
+    /// Perft, making and unmaking moves in place; the last ply only counts
+    /// the legal moves (bulk counting), mostly without playing them.
     pub fn perft_count(&self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
         let mut scratch = self.clone();
         scratch.perft_inner(depth)
-    }
-
-    fn perft_inner(&mut self, depth: u32) -> u64 {
-        let mut list = MoveList::new();
-        self.pseudo_moves(&mut list);
-        let us = self.turn;
-        let mut nodes = 0;
-        for i in 0..list.len {
-            let m = list.moves[i];
-            let captured = self.make(m);
-            if !self.general_attacked(us) {
-                nodes += if depth == 1 {
-                    1
-                } else {
-                    self.perft_inner(depth - 1)
-                };
-            }
-            self.unmake(m, captured);
-        }
-        nodes
     }
 
     /// Perft split by the first move, in [`Position::legal_actions`] order.
@@ -801,7 +573,7 @@ impl Position {
                     scratch.perft_inner(depth - 1)
                 };
                 scratch.unmake(m, captured);
-                (m, n)
+                (m.public(), n)
             })
             .collect()
     }
