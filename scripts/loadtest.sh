@@ -143,23 +143,24 @@ run_wrk() {
 
 results=()
 
-# Measures qipan at $1 against a fresh baseline answering files $2 (reads)
-# and $3 (plays); the rest are run_wrk's arguments after the URL. Prints
-# and records one result line named $4.
+# Measures qipan at $1 (a base URL) against a fresh baseline answering
+# files $3 (reads) and $4 (plays), both asked for path $2; the rest are
+# run_wrk's arguments after the URL. Prints and records one result line
+# named $5.
 compare() {
-    local qipan=$1 read_body=$2 play_body=$3 name=$4
-    shift 4
+    local qipan=$1$2 path=$2 read_body=$3 play_body=$4 name=$5
+    shift 5
     local port=$((BASE_PORT))
     start "baseline-$name" target/release/examples/fixed_json "127.0.0.1:$port" \
         "$read_body" "$play_body"
     local baseline_pid=${pids[-1]}
     wait_for "http://127.0.0.1:$port/v1/xiangqi/x"
     DURATION=2s run_wrk "$qipan" "$@" >/dev/null
-    DURATION=2s run_wrk "http://127.0.0.1:$port" "$@" >/dev/null
+    DURATION=2s run_wrk "http://127.0.0.1:$port$path" "$@" >/dev/null
     local q_all=() b_all=() q b
     for round in $(seq "$ROUNDS"); do
         q=$(run_wrk "$qipan" "$@")
-        b=$(run_wrk "http://127.0.0.1:$port" "$@")
+        b=$(run_wrk "http://127.0.0.1:$port$path" "$@")
         echo "  round $round  qipan $q req/s  baseline $b req/s"
         q_all+=("$q") b_all+=("$b")
     done
@@ -181,7 +182,7 @@ echo "workers: $WORKERS; wrk -t1 -c$CONNECTIONS -d$DURATION; $ROUNDS rounds"
 if [[ " $WHAT " == *" cached "* ]]; then
     curl -fsS --max-time 5 -o "$tmp/cached.json" "http://$CACHED_ADDR/v1/xiangqi/$CODE"
     echo "== cached read of one xiangqi code ($(wc -c <"$tmp/cached.json") bytes)"
-    compare "http://$CACHED_ADDR/v1/xiangqi/$CODE" "$tmp/cached.json" "$tmp/cached.json" \
+    compare "http://$CACHED_ADDR" "/v1/xiangqi/$CODE" "$tmp/cached.json" "$tmp/cached.json" \
         "xiangqi cached"
 fi
 
@@ -195,18 +196,18 @@ for game in $GAMES; do
         "http://$UNCACHED_ADDR/v1/$game/$code/play"
     if [[ " $WHAT " == *" read "* ]]; then
         echo "== uncached reads of $COUNT $game codes ($(wc -c <"$tmp/$game-read.json") bytes)"
-        compare "http://$UNCACHED_ADDR" "$tmp/$game-read.json" "$tmp/$game-play.json" \
+        compare "http://$UNCACHED_ADDR" / "$tmp/$game-read.json" "$tmp/$game-play.json" \
             "$game read" "$game" read "$tmp/$game.txt" identity
     fi
     if [[ " $WHAT " == *" play "* ]]; then
         echo "== stateless plays of $COUNT $game positions ($(wc -c <"$tmp/$game-play.json") bytes)"
-        compare "http://$UNCACHED_ADDR" "$tmp/$game-read.json" "$tmp/$game-play.json" \
+        compare "http://$UNCACHED_ADDR" / "$tmp/$game-read.json" "$tmp/$game-play.json" \
             "$game play" "$game" play "$tmp/$game.txt" identity
     fi
     if [[ " $WHAT " == *" read-br "* ]]; then
         br=$(curl -fsS --max-time 5 -H 'accept-encoding: br' "http://$UNCACHED_ADDR/v1/$game/$code" | wc -c)
         echo "== uncached reads, brotli ($br bytes on the wire for the first)"
-        compare "http://$UNCACHED_ADDR" "$tmp/$game-read.json" "$tmp/$game-play.json" \
+        compare "http://$UNCACHED_ADDR" / "$tmp/$game-read.json" "$tmp/$game-play.json" \
             "$game read br" "$game" read "$tmp/$game.txt" br
     fi
 done

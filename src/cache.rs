@@ -44,7 +44,7 @@ impl ViewCache {
         render: impl FnOnce() -> Result<Rendered, E>,
     ) -> Result<Rendered, E> {
         match &self.inner {
-            Some(cache) => cache.get_or_insert_with(key, render),
+            Some(cache) => cache.get_or_insert_with(key, || render().map(Rendered::kept)),
             None => render(),
         }
     }
@@ -58,7 +58,7 @@ impl ViewCache {
     /// such as pictures; two requests may both render one, the last kept).
     pub fn insert(&self, key: String, rendered: Rendered) {
         if let Some(cache) = &self.inner {
-            cache.insert(key, rendered);
+            cache.insert(key, rendered.kept());
         }
     }
 }

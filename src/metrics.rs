@@ -10,6 +10,8 @@
 use std::sync::LazyLock;
 use std::time::Duration;
 
+use actix_web::http::StatusCode;
+
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
     Registry, TextEncoder,
@@ -134,10 +136,9 @@ impl Metrics {
     /// An answered request: `route` is its route's pattern
     /// (`/v1/{game}/{code}`), never the path itself, so the label set stays
     /// small whatever clients send.
-    pub fn request(&self, route: &str, method: &str, status: u16, took: Duration) {
-        let status = status.to_string();
+    pub fn request(&self, route: &str, method: &str, status: StatusCode, took: Duration) {
         self.requests
-            .with_label_values(&[route, method, &status])
+            .with_label_values(&[route, method, status.as_str()])
             .inc();
         self.latency
             .with_label_values(&[route, method])

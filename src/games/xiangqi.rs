@@ -2,11 +2,12 @@
 //! ICCS, WXF and Chinese notation, FEN import and export.
 
 use qipan_rules::xiangqi::{
-    self as xq, CodeError, FenError, Move, Position, PositionError, Square,
+    self as xq, CodeError, FenError, Move, Name, Position, PositionError, Square,
 };
 use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeSeq;
+use serde::{Deserialize, Serialize, Serializer};
 
 use super::{not_taken, standard_only, syntax_location, Fault, GameApi, GameError, StartParam};
 use crate::wire::problem::Location;
@@ -18,9 +19,9 @@ pub struct MoveView {
     /// ICCS coordinates, the form `play` takes (`h2e2`).
     pub action: Shown<Move>,
     /// WXF notation (`C2.5`).
-    pub wxf: String,
+    pub wxf: Inline,
     /// Traditional Chinese notation (`炮二平五`).
-    pub chinese: String,
+    pub chinese: Inline,
     /// The point the piece leaves.
     pub from: &'static str,
     /// The point it reaches.
@@ -29,6 +30,49 @@ pub struct MoveView {
     pub piece: &'static str,
     /// The role of the piece captured, if any.
     pub capture: Option<&'static str>,
+}
+
+/// A move's name, written as a JSON string straight from the stack.
+#[derive(Debug)]
+pub struct Inline(Name);
+
+impl Serialize for Inline {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.encode(&mut [0; 16]))
+    }
+}
+
+/// The board of a view: ten rows of nine points, black's back rank (ICCS
+/// rank 9) first, file `a` first in each row; written straight from the
+/// position, with no intermediate rows.
+#[derive(Debug)]
+pub struct Board(Position);
+
+impl Serialize for Board {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((0..10u8).map(|row| Row(&self.0, row)))
+    }
+}
+
+/// One row of a [`Board`].
+struct Row<'a>(&'a Position, u8);
+
+impl Serialize for Row<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let Row(pos, row) = *self;
+        let mut seq = s.serialize_seq(Some(9))?;
+        for file in 0..9u8 {
+            let cell = Square::from_file_row(file, row)
+                .and_then(|s| pos.piece_at(s))
+                .map(|p| CellView {
+                    side: p.side.as_str(),
+                    role: p.role.as_str(),
+                    glyph: p.role.chinese(p.side),
+                });
+            seq.serialize_element(&cell)?;
+        }
+        seq.end()
+    }
 }
 
 /// One occupied point of the board.
@@ -165,26 +209,10 @@ impl GameApi for Position {
         self.is_check()
     }
 
-    /// Ten rows of nine points, black's back rank (ICCS rank 9) first, file
-    /// `a` first in each row.
-    type Board = Vec<Vec<Option<CellView>>>;
+    type Board = Board;
 
-    fn board(&self) -> Self::Board {
-        (0..10u8)
-            .map(|row| {
-                (0..9u8)
-                    .map(|file| {
-                        Square::from_file_row(file, row)
-                            .and_then(|s| self.piece_at(s))
-                            .map(|p| CellView {
-                                side: p.side.as_str(),
-                                role: p.role.as_str(),
-                                glyph: p.role.chinese(p.side),
-                            })
-                    })
-                    .collect()
-            })
-            .collect()
+    fn board(&self) -> Board {
+        Board(self.clone())
     }
 
     type ActionView = MoveView;
@@ -196,8 +224,8 @@ impl GameApi for Position {
         let names = xq::names(self, m).expect("a legal move starts on a piece, so it has names");
         MoveView {
             action: Shown(m),
-            wxf: names.wxf,
-            chinese: names.chinese,
+            wxf: Inline(names.wxf),
+            chinese: Inline(names.chinese),
             from: m.from.name(),
             to: m.to.name(),
             piece: piece.role.as_str(),

@@ -75,7 +75,7 @@ impl Coding {
             Coding::Gzip => {
                 let level = match effort {
                     Effort::Once => flate2::Compression::best(),
-                    Effort::Each => flate2::Compression::new(5),
+                    Effort::Each => flate2::Compression::fast(),
                 };
                 let mut out =
                     flate2::write::GzEncoder::new(Vec::with_capacity(body.len() / 4), level);
@@ -84,9 +84,12 @@ impl Coding {
                 Bytes::from(out.finish().unwrap_or_default())
             }
             Coding::Brotli => {
+                // Quality 11 takes about 28 ms on a 7 KB view and 5 about
+                // 0.6 ms, for 15% more bytes; 1 about 50 µs, as fast as
+                // gzip's level 1 (measured with this crate, 2026-11-25).
                 let quality = match effort {
-                    Effort::Once => 11,
-                    Effort::Each => 4,
+                    Effort::Once => 5,
+                    Effort::Each => 1,
                 };
                 let mut out = Vec::with_capacity(body.len() / 4);
                 {

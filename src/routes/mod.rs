@@ -43,6 +43,8 @@ pub struct Rendered {
     /// The brotli and gzip forms, made on first use (when the body is
     /// worth compressing), kept with the body in the view cache.
     encoded: Option<Arc<[OnceLock<Encoded>; 2]>>,
+    /// How hard to compress: harder for a body the cache keeps.
+    effort: Effort,
 }
 
 /// A compressed form of a [`Rendered`] body, with its own entity tag.
@@ -72,6 +74,17 @@ impl Rendered {
             etag,
             etag_header,
             encoded,
+            effort: Effort::Each,
+        }
+    }
+
+    /// The same body, to be kept in a cache and sent many times: its
+    /// compressed forms are worth more effort.
+    #[must_use]
+    pub fn kept(self) -> Rendered {
+        Rendered {
+            effort: Effort::Once,
+            ..self
         }
     }
 
@@ -108,7 +121,7 @@ impl Rendered {
             let etag_header = HeaderValue::from_str(&etag.to_string())
                 .expect("a quoted run of hex digits and a suffix is a valid header value");
             Encoded {
-                body: coding.encode(&self.body, Effort::Once),
+                body: coding.encode(&self.body, self.effort),
                 etag,
                 etag_header,
             }

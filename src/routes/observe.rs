@@ -24,12 +24,7 @@ pub async fn count(
         .request()
         .match_pattern()
         .unwrap_or_else(|| "unmatched".to_owned());
-    metrics().request(
-        &route,
-        method.as_str(),
-        res.status().as_u16(),
-        started.elapsed(),
-    );
+    metrics().request(&route, method.as_str(), res.status(), started.elapsed());
     Ok(res)
 }
 

@@ -20,7 +20,7 @@ mod types;
 
 pub use code::{CodeError, CODE_LEN};
 pub use fen::FenError;
-pub use notation::{chinese, names, wxf, Names};
+pub use notation::{chinese, names, wxf, Name, Names};
 pub use position::{IllegalMove, Position, PositionError, Setup};
 pub use types::{
     Move, ParseMoveError, ParseSideError, ParseSquareError, Piece, Role, Side, Square,

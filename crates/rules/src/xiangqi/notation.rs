@@ -23,6 +23,7 @@
 
 use super::types::{Move, Piece, Role, Side, Square};
 use super::Position;
+use std::fmt;
 
 const CHINESE_DIGITS: [char; 10] = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
@@ -152,13 +153,40 @@ fn describe(pos: &Position, m: Move) -> Option<Described> {
     })
 }
 
+/// A move's name in one notation: four characters (`C2.5`, `炮二平五`),
+/// kept inline so that listing every legal move's names allocates nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Name([char; 4]);
+
+impl Name {
+    /// The four characters, in order.
+    pub fn chars(self) -> impl Iterator<Item = char> {
+        self.0.into_iter()
+    }
+
+    /// The name as UTF-8 in `buf` (four characters take at most 16 bytes).
+    pub fn encode<'a>(&self, buf: &'a mut [u8; 16]) -> &'a str {
+        let mut len = 0;
+        for c in self.0 {
+            len += c.encode_utf8(&mut buf[len..]).len();
+        }
+        std::str::from_utf8(&buf[..len]).expect("whole characters were written")
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.encode(&mut [0; 16]))
+    }
+}
+
 /// Both names of a move, from one look at the position.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Names {
     /// The WXF form (`C2.5`).
-    pub wxf: String,
+    pub wxf: Name,
     /// The traditional Chinese form (`炮二平五`).
-    pub chinese: String,
+    pub chinese: Name,
 }
 
 /// The WXF and Chinese forms of a move (what a listing of legal moves
@@ -171,20 +199,13 @@ pub fn names(pos: &Position, m: Move) -> Option<Names> {
     })
 }
 
-/// Four characters as a string, without going through `format!`.
-fn four(chars: [char; 4]) -> String {
-    let mut s = String::with_capacity(chars.iter().map(|c| c.len_utf8()).sum());
-    s.extend(chars);
-    s
-}
-
 /// The WXF form of a move (`C2.5`, `H8+7`, `R+.3`, `C--1`), or `None` when
 /// no piece stands on the move's origin.
 pub fn wxf(pos: &Position, m: Move) -> Option<String> {
-    describe(pos, m).map(|d| wxf_of(&d))
+    describe(pos, m).map(|d| wxf_of(&d).to_string())
 }
 
-fn wxf_of(d: &Described) -> String {
+fn wxf_of(d: &Described) -> Name {
     let letter = d.piece.role.wxf_letter();
     let digit = |n: u8| char::from(b'0' + n);
     // The two characters before the direction: piece and file, or their
@@ -215,16 +236,16 @@ fn wxf_of(d: &Described) -> String {
         Direction::Backward => '-',
         Direction::Sideways => '.',
     };
-    four([first, second, op, digit(d.target)])
+    Name([first, second, op, digit(d.target)])
 }
 
 /// The traditional Chinese form of a move (`炮二平五`, `马8进7`, `前车平四`),
 /// or `None` when no piece stands on the move's origin.
 pub fn chinese(pos: &Position, m: Move) -> Option<String> {
-    describe(pos, m).map(|d| chinese_of(&d))
+    describe(pos, m).map(|d| chinese_of(&d).to_string())
 }
 
-fn chinese_of(d: &Described) -> String {
+fn chinese_of(d: &Described) -> Name {
     let side = d.piece.side;
     let number = |n: u8| match side {
         Side::Red => CHINESE_DIGITS[n as usize % 10],
@@ -248,7 +269,7 @@ fn chinese_of(d: &Described) -> String {
         Direction::Backward => '退',
         Direction::Sideways => '平',
     };
-    four([first, second, op, number(d.target)])
+    Name([first, second, op, number(d.target)])
 }
 
 #[cfg(test)]
@@ -260,9 +281,9 @@ mod tests {
         let m: Move = iccs.parse().unwrap();
         assert!(pos.is_legal(m), "{iccs} in {fen}");
         let names = names(&pos, m).unwrap();
-        assert_eq!(Some(&names.wxf), wxf(&pos, m).as_ref());
-        assert_eq!(Some(&names.chinese), chinese(&pos, m).as_ref());
-        (names.wxf, names.chinese)
+        assert_eq!(Some(names.wxf.to_string()), wxf(&pos, m));
+        assert_eq!(Some(names.chinese.to_string()), chinese(&pos, m));
+        (names.wxf.to_string(), names.chinese.to_string())
     }
 
     #[test]
