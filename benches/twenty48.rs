@@ -4,7 +4,9 @@
 //! corner strategy, sampled every 15 moves):
 //!
 //! - `twenty48/slide`: each position slid in all four directions, no spawn
-//!   (the table lookups, transposes and score), the move of a search engine;
+//!   (the table lookups, the gain and the no-op check), the move of a search
+//!   engine (`scripts/slide-vs-nneonneo.sh` sets the same beside
+//!   nneonneo/2048-ai's engine);
 //! - `twenty48/slide_first_move`: each position slid in its first legal
 //!   direction, which varies from one position to the next (the branch on
 //!   the direction is not predictable, as in `play`);

@@ -2,28 +2,46 @@
 //!
 //! A [`Board`] keeps the low four bits of every tile exponent as a nibble of a
 //! `u64` (row `r` in bits `16r .. 16r + 16`, cell `(r, c)` at bit
-//! `16r + 4c`) and the fifth bit, set only for 2^16 and 2^17, in a `u16`
+//! `16r + 4c`) and the fifth bit, set only for 2^16 and 2^17, in a `u32`
 //! (cell `(r, c)` at bit `4r + c`). An exponent is 0 for an empty cell and
 //! `e` for the tile `2^e`, 1 ≤ e ≤ 17.
 //!
-//! Nibble path: while no fifth bit is set (every exponent at most 15) a move
-//! works on the nibbles alone. A row's 16 bits index one of two 2^16-entry
-//! tables of `u32` (left, right; 512 KiB together) whose entry holds the slid
-//! row in bits 0–15, a quarter of the score gained in bits 16–30 and, in bit
-//! 31, whether a merge made 2^16, which no nibble holds. Vertical moves
-//! transpose the nibbles, slide the rows and transpose back.
+//! Nibble path: while no fifth bit is set and at most one tile is 2^15 (so
+//! that no merge can make 2^16, which no nibble holds), a move works on the
+//! nibbles alone, four table lookups a move. A *line* is the 16 bits of one
+//! row, or of one column with row `k` in nibble `k`; a line slides towards
+//! nibble 0 (left, up) or nibble 3 (right, down). Four tables indexed by the
+//! line (896 KiB together, computed by the compiler) give:
 //!
-//! Wide path: a board with a fifth bit set, or a move that makes 2^16, goes
-//! through the 5-bit engine. There the board is one `u128` with a 32-bit lane
-//! per row: row `r` in bits `32r .. 32r + 20` (the top 12 bits of each lane
-//! always zero), cell `(r, c)` the 5-bit exponent at bit `32r + 5c`. A row's
-//! 20 bits index two tables of 2^20 entries, one per horizontal direction, so
-//! a horizontal move is four lookups, and vertical moves transpose the board
-//! (two delta swaps), slide the rows and transpose back. Each entry holds the
-//! slid row in bits 0–19 and the exponents of the (at most two) tiles that
-//! merges created in bits 20–24 and 25–29, 0 when there is none, from which
-//! the score gained follows. The nibble tables are derived from these entries,
-//! so both paths slide by the one rule of [`slide_row_left`].
+//! - `left`, `right`: the XOR of the line and the line slid towards nibble
+//!   0, or towards nibble 3 (`u16`, so that a horizontal move's lookups are
+//!   as dense in the cache as they can be);
+//! - `columns`: the same two deltas spread to the column layout, nibble `k`
+//!   of the first at bit `16k` and of the second at bit `16k + 4`, so a
+//!   vertical move needs no transposition of the board;
+//! - `quarters`: a quarter of what the line's merges gain, the same both
+//!   ways (a run of `k` equal tiles makes `⌊k/2⌋` merges whichever end it is
+//!   merged from).
+//!
+//! A horizontal move looks its four rows up; a vertical one gathers each
+//! column into a line with one multiplication ([`column`]). The new board is
+//! the old one XOR the deltas, so a zero delta is a move that changes
+//! nothing. The gain is looked up apart, so a caller that drops it (the
+//! position keeps its score in a form slides leave alone) does not wait for
+//! it. The XOR deltas and the spread column deltas are nneonneo/2048-ai's
+//! tricks; their engine has no score, no no-op check and no tile past 32768.
+//!
+//! Wide path: any other board goes through the 5-bit engine. There the board
+//! is one `u128` with a 32-bit lane per row: row `r` in bits
+//! `32r .. 32r + 20` (the top 12 bits of each lane always zero), cell
+//! `(r, c)` the 5-bit exponent at bit `32r + 5c`. A row's 20 bits index two
+//! tables of 2^20 entries, one per horizontal direction, so a horizontal move
+//! is four lookups, and vertical moves transpose the board (two delta swaps),
+//! slide the rows and transpose back. Each entry holds the slid row in bits
+//! 0–19 and the exponents of the (at most two) tiles that merges created in
+//! bits 20–24 and 25–29, 0 when there is none, from which the score gained
+//! follows. The nibble tables are derived from these entries, so both paths
+//! slide by the one rule of [`slide_row_left`].
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -40,20 +58,32 @@ const ROW_MASK: u32 = (1 << 20) - 1;
 /// One wide row table: slid row and merged exponents for every 20-bit row.
 type RowTable = [u32; ROWS];
 
-/// Entries per nibble row table: every 16-bit row.
-const NIBBLE_ROWS: usize = 1 << 16;
+/// Entries per nibble table: every 16-bit line.
+const LINES: usize = 1 << 16;
 
-/// One nibble row table: slid row, quarter gain and escape bit for every
-/// 16-bit row.
-type NibbleTable = [u32; NIBBLE_ROWS];
+/// The nibbles of column 0: cell `(r, 0)` at bit `16r`.
+const COLUMN: u64 = 0x000F_000F_000F_000F;
 
-/// The bit of a nibble table entry that says a merge made 2^16.
-const ESCAPE: u32 = 1 << 31;
+/// The lowest bit of every nibble.
+const NIBBLE_LOW_BITS: u64 = 0x1111_1111_1111_1111;
+/// The low three bits of every nibble.
+const NIBBLE_LOW_THREE: u64 = 0x7777_7777_7777_7777;
+/// The top bit of every nibble.
+const NIBBLE_TOP_BITS: u64 = 0x8888_8888_8888_8888;
 
-/// The two nibble row tables, built on first use (512 KiB).
+/// The nibble tables (896 KiB), see the module documentation.
 pub(crate) struct Tables {
-    left: Box<NibbleTable>,
-    right: Box<NibbleTable>,
+    /// The XOR of every line and the line slid towards nibble 0.
+    left: [u16; LINES],
+    /// The same towards nibble 3.
+    right: [u16; LINES],
+    /// `left` and `right` spread to the column layout: nibble `k` of the
+    /// first at bit `16k`, of the second at bit `16k + 4`.
+    columns: [u64; LINES],
+    /// A quarter of what the line's merges gain, the same whichever the
+    /// direction. Every gain is a multiple of 4, and without a merge that
+    /// makes 2^16 a line gains at most 2^15 + 2^15, so a quarter fits.
+    quarters: [u16; LINES],
 }
 
 /// The two wide row tables, built on the first wide move (some 35 ms, 8 MiB).
@@ -62,13 +92,17 @@ struct WideTables {
     right: Box<RowTable>,
 }
 
-static TABLES: OnceLock<Tables> = OnceLock::new();
+/// Computed by the compiler (a few seconds of its time), so that using them
+/// needs no check that they are built: the four slides of one board then
+/// share their loads, which tables behind a `OnceLock` (an atomic load at
+/// every use) would not allow.
+static TABLES: Tables = Tables::build();
 static WIDE_TABLES: OnceLock<WideTables> = OnceLock::new();
 
-/// The nibble row tables, built once per process.
-#[inline]
+/// The nibble tables.
+#[inline(always)]
 pub(crate) fn tables() -> &'static Tables {
-    TABLES.get_or_init(Tables::build)
+    &TABLES
 }
 
 /// The wide row tables, built once per process.
@@ -76,56 +110,53 @@ fn wide_tables() -> &'static WideTables {
     WIDE_TABLES.get_or_init(WideTables::build)
 }
 
-/// The four exponents of a 20-bit row, column 0 first.
-fn cells_of_row(row: u32) -> [u8; 4] {
-    [0, 1, 2, 3].map(|c| ((row >> (5 * c)) & 0x1F) as u8)
-}
-
-fn row_of_cells(cells: [u8; 4]) -> u32 {
-    cells
-        .iter()
-        .enumerate()
-        .fold(0, |acc, (c, &e)| acc | (u32::from(e) << (5 * c)))
-}
-
 /// Slides one row towards column 0: the tiles close up, then equal
 /// neighbours merge, the pair nearest the wall first, each tile at most once.
 /// Tiles of 2^17 never merge: 2^18 does not exist (two of them cannot both
 /// arise in a game, see the module documentation). Exponents above 17 only
 /// occur in table entries that no valid board looks up; they never merge.
-fn slide_row_left(row: u32) -> u32 {
-    let mut out = [0u8; 4];
-    let mut merged = [0u8; 2];
-    let mut n = 0;
+///
+/// Written with `while` so that the compiler can run it for [`TABLES`].
+const fn slide_row_left(row: u32) -> u32 {
+    let mut out = 0;
+    // Tiles placed in `out`, merges made (their exponents from bit 20 on).
+    let mut placed = 0;
     let mut merges = 0;
-    let mut last_can_merge = false;
-    for e in cells_of_row(row) {
+    // The exponent of the last tile placed while it may still merge, else 0.
+    let mut last = 0;
+    let mut c = 0;
+    while c < 4 {
+        let e = (row >> (5 * c)) & 0x1F;
+        c += 1;
         if e == 0 {
             continue;
         }
-        if last_can_merge && out[n - 1] == e && e < MAX_EXP {
-            out[n - 1] = e + 1;
-            merged[merges] = e + 1;
+        if e == last && e < MAX_EXP as u32 {
+            // `last` is not 0, so a tile was placed; it becomes 2^(e+1)
+            // (at most 17: its 5 bits do not carry into the next cell).
+            out += 1 << (5 * (placed - 1));
+            out |= (e + 1) << (20 + 5 * merges);
             merges += 1;
-            last_can_merge = false;
+            last = 0;
         } else {
-            out[n] = e;
-            n += 1;
-            last_can_merge = true;
+            out |= e << (5 * placed);
+            placed += 1;
+            last = e;
         }
     }
-    row_of_cells(out) | (u32::from(merged[0]) << 20) | (u32::from(merged[1]) << 25)
+    out
 }
 
 /// The row read from column 3 to column 0.
-fn reverse_row(row: u32) -> u32 {
-    let mut cells = cells_of_row(row);
-    cells.reverse();
-    row_of_cells(cells)
+const fn reverse_row(row: u32) -> u32 {
+    ((row & 0x1F) << 15)
+        | (((row >> 5) & 0x1F) << 10)
+        | (((row >> 10) & 0x1F) << 5)
+        | ((row >> 15) & 0x1F)
 }
 
 /// Slides one row towards column 3, as [`slide_row_left`] does towards 0.
-fn slide_row_right(row: u32) -> u32 {
+const fn slide_row_right(row: u32) -> u32 {
     let e = slide_row_left(reverse_row(row));
     reverse_row(e & ROW_MASK) | (e & !ROW_MASK)
 }
@@ -148,13 +179,13 @@ impl WideTables {
 
 /// The 20-bit row of a 16-bit row of nibbles: nibble `c` to bits `5c ..`.
 #[inline(always)]
-fn widen_row(row: u32) -> u32 {
+const fn widen_row(row: u32) -> u32 {
     (row & 0xF) | ((row & 0xF0) << 1) | ((row & 0xF00) << 2) | ((row & 0xF000) << 3)
 }
 
 /// The low four bits of each exponent of a 20-bit row, as 16 bits of nibbles.
 #[inline(always)]
-fn narrow_row(row: u32) -> u32 {
+const fn narrow_row(row: u32) -> u32 {
     (row & 0xF) | ((row >> 1) & 0xF0) | ((row >> 2) & 0xF00) | ((row >> 3) & 0xF000)
 }
 
@@ -170,89 +201,134 @@ fn narrow_high(row: u32) -> u32 {
     ((row >> 4) & 1) | ((row >> 8) & 2) | ((row >> 12) & 4) | ((row >> 16) & 8)
 }
 
-/// The nibble table entry of the 16-bit row `row` from `slide`, a wide
-/// slide: the slid row, a quarter of the gain, or [`ESCAPE`] when a merge
-/// made 2^16 (or more, which no row of nibbles can).
-fn nibble_entry(row: u32, slide: impl Fn(u32) -> u32) -> u32 {
-    let e = slide(widen_row(row));
-    let (a, b) = ((e >> 20) & 0x1F, (e >> 25) & 0x1F);
-    if a > 15 || b > 15 {
-        return ESCAPE;
-    }
-    // Two merges into at most 2^15 gain at most 2^16: the quarter fits in
-    // bits 16–30.
-    narrow_row(e & ROW_MASK) | ((entry_gain(e) / 4) << 16)
+/// A 16-bit line read from nibble 3 to nibble 0.
+const fn reverse_line(line: u32) -> u32 {
+    ((line & 0xF) << 12) | ((line & 0xF0) << 4) | ((line >> 4) & 0xF0) | ((line >> 12) & 0xF)
 }
 
-fn build_nibble_table(f: impl Fn(u32) -> u32) -> Box<NibbleTable> {
-    let entries: Box<[u32]> = (0..NIBBLE_ROWS as u32).map(f).collect();
-    entries
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("the table has exactly 2^16 entries"))
+/// Nibble `k` of the 16-bit line `line` at bit `16k`.
+const fn spread(line: u32) -> u64 {
+    let x = line as u64;
+    (x | (x << 12) | (x << 24) | (x << 36)) & COLUMN
 }
 
 impl Tables {
-    fn build() -> Tables {
-        Tables {
-            left: build_nibble_table(|row| nibble_entry(row, slide_row_left)),
-            right: build_nibble_table(|row| nibble_entry(row, slide_row_right)),
+    const fn build() -> Tables {
+        let mut t = Tables {
+            left: [0; LINES],
+            right: [0; LINES],
+            columns: [0; LINES],
+            quarters: [0; LINES],
+        };
+        // The left delta and the gain of every line, from the wide slide.
+        // A line whose merge would make 2^16 has two 2^15s, which the nibble
+        // path never looks up (see `Board::slide`); its entries stay 0.
+        let mut line = 0;
+        while line < LINES {
+            let e = slide_row_left(widen_row(line as u32));
+            if (e >> 20) & 0x1F <= 15 && (e >> 25) & 0x1F <= 15 {
+                t.left[line] = (line as u32 ^ narrow_row(e & ROW_MASK)) as u16;
+                t.quarters[line] = (entry_gain(e) / 4) as u16;
+            }
+            line += 1;
         }
+        // Sliding right is sliding the reversed line left, so the right
+        // delta is the reversed line's left delta, reversed.
+        line = 0;
+        while line < LINES {
+            let left = t.left[line] as u32;
+            let right = reverse_line(t.left[reverse_line(line as u32) as usize] as u32);
+            t.right[line] = right as u16;
+            t.columns[line] = spread(left) | (spread(right) << 4);
+            line += 1;
+        }
+        t
     }
 }
 
 /// Score gained by a wide table entry's merges: `2^a + 2^b`, an exponent of
 /// 0 counting for nothing.
 #[inline(always)]
-fn entry_gain(entry: u32) -> u32 {
+const fn entry_gain(entry: u32) -> u32 {
     let a = (entry >> 20) & 0x1F;
     let b = (entry >> 25) & 0x1F;
     ((1u32 << a) & !1) + ((1u32 << b) & !1)
 }
 
-/// The transposed nibbles: cell `(r, c)` moves to `(c, r)`.
+/// Column `c` of the nibbles as a 16-bit line, cell `(k, c)` in nibble `k`:
+/// one mask, one multiplication and one shift, where transposing the board
+/// would take a dozen operations and a longer wait.
+///
+/// The column's nibbles sit at bits `16k + 4c`. Multiplying by
+/// `2^(12 - 4c) · (1 + 2^12 + 2^24 + 2^36)` adds copies shifted by
+/// `12 - 4c + 12j`, and the copy of nibble `k` with `j = 3 - k` lands at bit
+/// `48 + 4k`: the line, in order, in the top 16 bits. Each of the other
+/// twelve copies lands on a nibble of its own (`16k - 12j` differs for every
+/// pair `k ≠ j` and from every `4k`), below bit 48 or past bit 63, so no two
+/// overlap and nothing carries into the line.
 #[inline(always)]
-fn transpose_nibbles(x: u64) -> u64 {
-    // Swap the off-diagonal cells of each 2×2 block, (r, c) with
-    // (r + 1, c - 1) for even r and odd c: 16 - 4 = 12 bits apart.
-    let a1 = x & 0xF0F0_0F0F_F0F0_0F0F;
-    let a2 = x & 0x0000_F0F0_0000_F0F0;
-    let a3 = x & 0x0F0F_0000_0F0F_0000;
-    let a = a1 | (a2 << 12) | (a3 >> 12);
-    // Swap the top-right 2×2 block with the bottom-left one: 32 - 8 = 24
-    // bits apart.
-    let b1 = a & 0xFF00_FF00_00FF_00FF;
-    let b2 = a & 0x00FF_00FF_0000_0000;
-    let b3 = a & 0x0000_0000_FF00_FF00;
-    b1 | (b2 >> 24) | (b3 << 24)
+fn column(b: u64, c: u32) -> usize {
+    const GATHER: u64 = 1 | (1 << 12) | (1 << 24) | (1 << 36);
+    ((b & (COLUMN << (4 * c))).wrapping_mul(GATHER << (12 - 4 * c)) >> 48) as usize
 }
 
-/// Every row of nibbles through `table`: the slid rows, the entries OR-ed
-/// (for the escape bit) and the sum of the quarter gains.
+/// What the four lines' merges gain.
 #[inline(always)]
-fn slide_nibble_rows(b: u64, table: &NibbleTable) -> (u64, u32, u32) {
-    let look = |r: u32| table[((b >> (16 * r)) & 0xFFFF) as usize];
-    let (e0, e1, e2, e3) = (look(0), look(1), look(2), look(3));
-    let rows = u64::from(e0 & 0xFFFF)
-        | (u64::from(e1 & 0xFFFF) << 16)
-        | (u64::from(e2 & 0xFFFF) << 32)
-        | (u64::from(e3 & 0xFFFF) << 48);
-    let quarter = (e0 >> 16) + (e1 >> 16) + (e2 >> 16) + (e3 >> 16);
-    (rows, e0 | e1 | e2 | e3, quarter)
+fn gain(lines: [usize; 4], t: &Tables) -> u32 {
+    4 * lines
+        .map(|line| u32::from(t.quarters[line]))
+        .iter()
+        .sum::<u32>()
 }
 
-/// One bit per nibble, at the nibble's lowest bit.
-const NIBBLE_LOW_BITS: u64 = 0x1111_1111_1111_1111;
+/// Every row towards column 0 (`right` false) or column 3: the new
+/// nibbles and the gain.
+#[inline(always)]
+fn slide_rows(b: u64, t: &Tables, right: bool) -> (u64, u32) {
+    let lines = [0, 1, 2, 3].map(|r| ((b >> (16 * r)) & 0xFFFF) as usize);
+    let table = if right { &t.right } else { &t.left };
+    let delta = (0..4).fold(0, |acc, r| acc ^ (u64::from(table[lines[r]]) << (16 * r)));
+    (b ^ delta, gain(lines, t))
+}
+
+/// Every column towards row 0 (`down` false) or row 3: the new nibbles and
+/// the gain.
+#[inline(always)]
+fn slide_columns(b: u64, t: &Tables, down: bool) -> (u64, u32) {
+    let lines = [0, 1, 2, 3].map(|c| column(b, c));
+    let delta = (0..4).fold(0, |acc, c| {
+        // The up delta is in the low nibble of each 16 bits, the down one
+        // in the next.
+        let spread = t.columns[lines[c]] >> if down { 4 } else { 0 };
+        acc ^ ((spread & COLUMN) << (4 * c))
+    });
+    (b ^ delta, gain(lines, t))
+}
 
 /// 16 tile exponents, see the module documentation for the layout.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Board {
     /// The low four bits of every exponent.
     nibbles: u64,
-    /// The fifth bit of every exponent, bit `4r + c` for cell `(r, c)`.
-    high: u16,
+    /// The fifth bit of every exponent, bit `4r + c` for cell `(r, c)`;
+    /// bits 16–31 are 0.
+    high: u32,
 }
 
 impl Board {
+    /// The board of [`Board::parts`].
+    #[inline(always)]
+    pub(crate) fn from_parts(nibbles: u64, high: u32) -> Board {
+        Board { nibbles, high }
+    }
+
+    /// The nibbles and the fifth bits, for a position to keep beside its
+    /// other fields (see `Position`).
+    #[inline(always)]
+    pub(crate) fn parts(self) -> (u64, u32) {
+        (self.nibbles, self.high)
+    }
+
     /// The empty board.
     pub(crate) const EMPTY: Board = Board {
         nibbles: 0,
@@ -274,7 +350,7 @@ impl Board {
     pub(crate) fn with(self, row: usize, col: usize, exp: u8) -> Board {
         let cell = 4 * (row & 3) + (col & 3);
         let nibbles = (self.nibbles & !(0xF << (4 * cell))) | (u64::from(exp & 0xF) << (4 * cell));
-        let high = (self.high & !(1 << cell)) | (u16::from((exp >> 4) & 1) << cell);
+        let high = (self.high & !(1 << cell)) | (u32::from((exp >> 4) & 1) << cell);
         Board { nibbles, high }
     }
 
@@ -300,7 +376,7 @@ impl Board {
         let m = (m | (m >> 6)) & 0x000F_000F_000F_000F;
         let m = (m | (m >> 12)) & 0x0000_00FF_0000_00FF;
         let m = (m | (m >> 24)) & 0xFFFF;
-        m as u16 & !self.high
+        (m as u32 & !self.high) as u16
     }
 
     /// How many cells are empty.
@@ -323,43 +399,63 @@ impl Board {
         })
     }
 
-    /// The nibble path: the board after sliding towards `d` and the score
-    /// gained, `None` when some exponent is above 15 or a merge makes 2^16.
+    /// Whether the nibble path slides this board correctly: no fifth bit
+    /// set (every exponent at most 15), and at most one 2^15, so that no
+    /// merge can make 2^16. A board with two 2^15s takes the wide path
+    /// whether they would meet or not: counting them is cheaper than asking
+    /// every line, and such boards come only near 65536.
     #[inline(always)]
-    fn slide_nibbles(self, d: Direction, t: &Tables) -> Option<(Board, u32)> {
-        if self.high != 0 {
-            return None;
-        }
-        let (nibbles, flags, quarter) = match d {
-            Direction::Left => slide_nibble_rows(self.nibbles, &t.left),
-            Direction::Right => slide_nibble_rows(self.nibbles, &t.right),
-            Direction::Up => {
-                let (b, f, q) = slide_nibble_rows(transpose_nibbles(self.nibbles), &t.left);
-                (transpose_nibbles(b), f, q)
-            }
-            Direction::Down => {
-                let (b, f, q) = slide_nibble_rows(transpose_nibbles(self.nibbles), &t.right);
-                (transpose_nibbles(b), f, q)
-            }
+    fn nibbles_suffice(self) -> bool {
+        let b = self.nibbles;
+        // One bit per nibble of 15 (its top bit, where adding 1 to its low
+        // three bits carries only when they are all set: no nibble carries
+        // into the next), then whether two are set.
+        let fifteens = (b & NIBBLE_LOW_THREE).wrapping_add(NIBBLE_LOW_BITS) & b & NIBBLE_TOP_BITS;
+        (fifteens & fifteens.wrapping_sub(1)) | u64::from(self.high) == 0
+    }
+
+    /// The nibble path: the board after sliding towards `d` and the score
+    /// gained, for a board that [`Board::nibbles_suffice`] allows.
+    #[inline(always)]
+    fn slide_nibbles(self, d: Direction, t: &Tables) -> (Board, u32) {
+        let (nibbles, gain) = match d {
+            Direction::Up => slide_columns(self.nibbles, t, false),
+            Direction::Down => slide_columns(self.nibbles, t, true),
+            Direction::Left => slide_rows(self.nibbles, t, false),
+            Direction::Right => slide_rows(self.nibbles, t, true),
         };
-        (flags & ESCAPE == 0).then_some((Board { nibbles, high: 0 }, 4 * quarter))
+        (Board { nibbles, high: 0 }, gain)
     }
 
     /// The wide path, for any board.
-    #[cold]
-    #[inline(never)]
     fn slide_wide(self, d: Direction) -> (Board, u32) {
         let (wide, gain) = Wide::from_board(self).slide(d, wide_tables());
         (wide.to_board(), gain)
     }
 
+    /// [`Board::slide`] through the wide path: kept out of line, so that
+    /// what callers inline is the nibble path alone.
+    #[cold]
+    #[inline(never)]
+    fn slide_wide_changed(self, d: Direction) -> Option<(Board, u32)> {
+        let (board, gain) = self.slide_wide(d);
+        (board != self).then_some((board, gain))
+    }
+
     /// The board after sliding every tile towards `d`, and the score gained
-    /// (the sum of the merged tiles' values, below 2^21). No tile spawns.
-    #[inline]
-    pub(crate) fn slide(self, d: Direction, t: &Tables) -> (Board, u32) {
-        match self.slide_nibbles(d, t) {
-            Some(slid) => slid,
-            None => self.slide_wide(d),
+    /// (the sum of the merged tiles' values, below 2^21); `None` when nothing
+    /// moves or merges. No tile spawns.
+    #[inline(always)]
+    pub(crate) fn slide(self, d: Direction, t: &Tables) -> Option<(Board, u32)> {
+        // The lookups come before the look at the board: the nibbles index
+        // the tables whatever they hold, and a caller sliding one board
+        // several ways then shares the lookups between the slides.
+        let (board, gain) = self.slide_nibbles(d, t);
+        if self.nibbles_suffice() {
+            // The old nibbles XOR a delta: this is "the delta is not 0".
+            (board.nibbles != self.nibbles).then_some((board, gain))
+        } else {
+            self.slide_wide_changed(d)
         }
     }
 }
@@ -372,7 +468,7 @@ impl Wide {
     fn from_board(b: Board) -> Wide {
         let lane = |r: u32| {
             let low = ((b.nibbles >> (16 * r)) & 0xFFFF) as u32;
-            let high = (u32::from(b.high) >> (4 * r)) & 0xF;
+            let high = (b.high >> (4 * r)) & 0xF;
             u128::from(widen_row(low) | widen_high(high)) << (32 * r)
         };
         Wide(lane(0) | lane(1) | lane(2) | lane(3))
@@ -383,7 +479,7 @@ impl Wide {
         for r in 0..4 {
             let row = (self.0 >> (32 * r)) as u32 & ROW_MASK;
             board.nibbles |= u64::from(narrow_row(row)) << (16 * r);
-            board.high |= (narrow_high(row) as u16) << (4 * r);
+            board.high |= narrow_high(row) << (4 * r);
         }
         board
     }
@@ -463,6 +559,18 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The four exponents of a 20-bit row, column 0 first.
+    fn cells_of_row(row: u32) -> [u8; 4] {
+        [0, 1, 2, 3].map(|c| ((row >> (5 * c)) & 0x1F) as u8)
+    }
+
+    fn row_of_cells(cells: [u8; 4]) -> u32 {
+        cells
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (c, &e)| acc | (u32::from(e) << (5 * c)))
+    }
+
     fn board(rows: [[u8; 4]; 4]) -> Board {
         let mut b = Board::EMPTY;
         for (r, row) in rows.iter().enumerate() {
@@ -489,17 +597,28 @@ mod tests {
             }
         }
         assert_eq!(t.transpose(), wide);
-        let nibbles = board(rows.map(|row| row.map(|e| e & 0xF))).nibbles;
-        let t = Board {
-            nibbles: transpose_nibbles(nibbles),
-            high: 0,
-        };
-        for (r, row) in rows.iter().enumerate() {
-            for (c, &e) in row.iter().enumerate() {
-                assert_eq!(t.get(c, r), e & 0xF);
+    }
+
+    #[test]
+    fn column_gathers_each_column_into_a_line() {
+        let rows = [
+            [0x1, 0x2, 0x3, 0x4],
+            [0x5, 0x6, 0x7, 0x8],
+            [0x9, 0xA, 0xB, 0xC],
+            [0xD, 0xE, 0xF, 0x0],
+        ];
+        let b = board(rows).nibbles;
+        assert_eq!(column(b, 0), 0xD951);
+        assert_eq!(column(b, 1), 0xEA62);
+        assert_eq!(column(b, 2), 0xFB73);
+        assert_eq!(column(b, 3), 0x0C84);
+        // All ones: every nibble at its most, where a carry would show.
+        assert_eq!([0, 1, 2, 3].map(|c| column(u64::MAX, c)), [0xFFFF; 4]);
+        for line in 0..LINES as u32 {
+            for c in 0..4 {
+                assert_eq!(column(spread(line) << (4 * c), c), line as usize);
             }
         }
-        assert_eq!(transpose_nibbles(t.nibbles), nibbles);
     }
 
     #[test]
@@ -533,16 +652,85 @@ mod tests {
     }
 
     #[test]
-    fn nibble_entries_hold_a_quarter_of_the_gain_or_escape() {
+    fn nibble_entries_hold_both_deltas_and_the_gain() {
         let t = tables();
-        let e = t.left[0xEEEE];
-        assert_eq!((e & 0xFFFF, e >> 16), (0x00FF, (1 << 16) / 4));
-        // Columns 0–3 hold 2, 2, 1, 1 (a row of 4, 4, 2, 2): 0, 0, 8, 4.
-        let e = t.right[0x1122];
-        assert_eq!((e & 0xFFFF, e >> 16), (0x2300, (4 + 8) / 4));
-        assert_eq!(t.left[0x00FF], ESCAPE);
-        assert_eq!(t.right[0xF0F0], ESCAPE);
-        assert_eq!(t.left[0xF0E0], 0xFE);
+        // 2^14 four times: two 2^15 either way.
+        assert_eq!(t.left[0xEEEE], 0xEEEE ^ 0x00FF);
+        assert_eq!(t.right[0xEEEE], 0xEEEE ^ 0xFF00);
+        assert_eq!(u32::from(t.quarters[0xEEEE]) * 4, 1 << 16);
+        assert_eq!(
+            t.columns[0xEEEE],
+            spread(0xEEEE ^ 0x00FF) | spread(0xEEEE ^ 0xFF00) << 4
+        );
+        // Cells 0–3 hold 2, 2, 1, 1 (tiles 4, 4, 2, 2): 8, 4, 0, 0 or 0, 0,
+        // 8, 4.
+        assert_eq!(t.left[0x1122], 0x1122 ^ 0x0023);
+        assert_eq!(t.right[0x1122], 0x1122 ^ 0x2300);
+        assert_eq!(t.quarters[0x1122], (4 + 8) / 4);
+        // Nothing merges: only the moves towards the empty cells change.
+        assert_eq!(t.left[0xF0E0], 0xF0E0 ^ 0x00FE);
+        assert_eq!(t.right[0xF0E0], 0xF0E0 ^ 0xFE00);
+        assert_eq!(t.quarters[0xF0E0], 0);
+        assert_eq!(
+            (t.left[0xFEDC], t.right[0xFEDC], t.columns[0xFEDC]),
+            (0, 0, 0)
+        );
+        // Two 2^15s would make 2^16, which the nibble path leaves alone.
+        assert_eq!(
+            (t.left[0x00FF], t.right[0xF00F], t.quarters[0xFF00]),
+            (0, 0, 0)
+        );
+    }
+
+    /// Every entry against the wide slides of its line, both ways.
+    #[test]
+    fn nibble_entries_are_the_wide_slides() {
+        let t = tables();
+        for line in 0..LINES as u32 {
+            let i = line as usize;
+            let left = slide_row_left(widen_row(line));
+            let right = slide_row_right(widen_row(line));
+            let made = |e: u32| [(e >> 20) & 0x1F, (e >> 25) & 0x1F];
+            if made(left).into_iter().chain(made(right)).any(|m| m > 15) {
+                // Two 2^15s: never looked up.
+                assert_eq!(
+                    (t.left[i], t.right[i], t.quarters[i], t.columns[i]),
+                    (0, 0, 0, 0)
+                );
+                continue;
+            }
+            let left_delta = line ^ narrow_row(left & ROW_MASK);
+            let right_delta = line ^ narrow_row(right & ROW_MASK);
+            assert_eq!(u32::from(t.left[i]), left_delta, "{line:04x}");
+            assert_eq!(u32::from(t.right[i]), right_delta, "{line:04x}");
+            let columns = spread(left_delta) | (spread(right_delta) << 4);
+            assert_eq!(t.columns[i], columns, "{line:04x}");
+            assert_eq!(u32::from(t.quarters[i]) * 4, entry_gain(left), "{line:04x}");
+        }
+    }
+
+    #[test]
+    fn a_line_gains_the_same_in_both_directions() {
+        for line in 0..LINES as u32 {
+            let left = slide_row_left(widen_row(line));
+            let right = slide_row_right(widen_row(line));
+            assert_eq!(entry_gain(left), entry_gain(right), "{line:04x}");
+        }
+    }
+
+    #[test]
+    fn the_nibble_path_takes_at_most_one_2_15() {
+        let lone = board([[15, 14, 14, 0], [0; 4], [0; 4], [0, 0, 0, 1]]);
+        assert!(lone.nibbles_suffice());
+        // Two 2^15s anywhere, or a fifth bit, send the board the wide way.
+        assert!(!board([[15, 0, 0, 0], [0; 4], [0; 4], [0, 0, 0, 15]]).nibbles_suffice());
+        assert!(!board([[16, 0, 0, 0], [0; 4], [0; 4], [0; 4]]).nibbles_suffice());
+        assert!(!board([[17, 1, 0, 0], [0; 4], [0; 4], [0; 4]]).nibbles_suffice());
+        // 14 is the most a nibble holds below 15: no false alarm from it.
+        assert!(board([[14; 4]; 4]).nibbles_suffice());
+        let mut one = [[14; 4]; 4];
+        one[2][1] = 15;
+        assert!(board(one).nibbles_suffice());
     }
 
     #[test]
@@ -572,30 +760,19 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
 
-        /// Every board both paths hold: the same board, gain and change.
+        /// Every board the nibble path takes: the same board and gain as
+        /// the wide path, and the same change.
         #[test]
-        fn the_nibble_path_is_the_wide_path(b in boards_up_to(14), d in any_direction()) {
+        fn the_nibble_path_is_the_wide_path(b in boards_up_to(15), d in any_direction()) {
             let (wide, wide_gain) = b.slide_wide(d);
-            let fast = b.slide_nibbles(d, tables());
-            prop_assert_eq!(fast, Some((wide, wide_gain)));
-            prop_assert_eq!(b.slide(d, tables()), (wide, wide_gain));
-            prop_assert_eq!(fast.map(|(next, _)| next != b), Some(wide != b));
-        }
-
-        /// With tiles of 2^15 the nibble path escapes exactly when a merge
-        /// makes 2^16, and agrees otherwise.
-        #[test]
-        fn the_nibble_path_escapes_to_2_16(b in boards_up_to(15), d in any_direction()) {
-            let (wide, wide_gain) = b.slide_wide(d);
-            let makes_2_16 = wide.exponents().into_iter().flatten().any(|e| e == 16);
-            match b.slide_nibbles(d, tables()) {
-                None => prop_assert!(makes_2_16),
-                Some(fast) => {
-                    prop_assert!(!makes_2_16);
-                    prop_assert_eq!(fast, (wide, wide_gain));
-                }
+            let changed = (wide != b).then_some((wide, wide_gain));
+            prop_assert_eq!(b.slide(d, tables()), changed);
+            if b.nibbles_suffice() {
+                prop_assert_eq!(b.slide_nibbles(d, tables()), (wide, wide_gain));
+            } else {
+                let fifteens = b.exponents().into_iter().flatten().filter(|&e| e == 15).count();
+                prop_assert!(fifteens >= 2);
             }
-            prop_assert_eq!(b.slide(d, tables()), (wide, wide_gain));
         }
 
         /// Boards with 2^16 or 2^17 take the wide path, unchanged through
@@ -604,7 +781,7 @@ mod tests {
         fn the_wide_board_round_trips(b in boards_up_to(17)) {
             prop_assert_eq!(Wide::from_board(b).to_board(), b);
             if b.high != 0 {
-                prop_assert_eq!(b.slide_nibbles(Direction::Left, tables()), None);
+                prop_assert!(!b.nibbles_suffice());
             }
         }
     }

@@ -77,14 +77,19 @@
 //!
 //! The board keeps the low 4 bits of each exponent as a nibble of a `u64`
 //! (16 bits per row) and the fifth bit (tiles 65536 and 131072) aside. While
-//! every tile is at most 32768 a move works on the nibbles: each row is looked
-//! up in one of two 2^16-entry tables (left, right; 512 KiB together, built
-//! once per process on first use) giving the slid row, the score gained and
-//! whether a merge made 65536; vertical moves transpose, slide the rows and
-//! transpose back. A board with a larger tile, or a move that makes one, goes
-//! through the 5-bit engine instead: a `u128` of 5-bit exponents with a 32-bit
-//! lane per row and two 2^20-entry tables (8 MiB, built on the first such
-//! move). Both derive from the same row rule and give the same results.
+//! no tile is above 32768 and at most one is 32768 (so no merge can make
+//! 65536), a move works on the nibbles: four lookups, by row or by column
+//! (a column is gathered into 16 bits with one multiplication), in tables of
+//! XOR deltas, with the gain in a table of its own (896 KiB in all, computed
+//! by the compiler). Any other board goes through the 5-bit engine instead:
+//! a `u128` of 5-bit exponents with a 32-bit lane per row and two
+//! 2^20-entry tables (8 MiB, built on the first such move). Both derive from
+//! the same row rule and give the same results.
+//!
+//! A position keeps its score as the number of spawned 4s inside its tiles
+//! (see [`Position::score`]): a slide changes the tiles' own worth by
+//! exactly what it gains, so sliding leaves that number alone and a search
+//! that does not ask for the gain does not pay for it.
 
 mod board;
 mod code;

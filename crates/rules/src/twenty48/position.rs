@@ -1,6 +1,8 @@
 //! The position: board, score and generator state; moves, spawns and the
 //! end of the game.
 
+use std::fmt;
+
 use super::board::{tables, Board, MAX_EXP};
 use super::code::CodeError;
 use super::types::{Direction, ParseDirectionError, Slide, Spawn};
@@ -111,11 +113,34 @@ pub struct Setup {
 /// A 2048 position: the 4×4 board, the score and the state of the spawn
 /// generator. Every `Position` is consistent: at least one tile, every tile
 /// 2 … 131072, and a score these tiles can have been built with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
-    board: Board,
-    score: u32,
+    /// The board's nibbles and fifth bits ([`Board::parts`]), kept as two
+    /// fields rather than as a [`Board`] so that a position is three words
+    /// with no padding between them: a copied struct carries its padding
+    /// bytes along, and a chain of slides copies a position at every move.
+    nibbles: u64,
+    high: u32,
+    /// The score, kept as how far it falls short of what the tiles would
+    /// have scored built from 2s alone (`Σ (e-1)·2^e`, see
+    /// [`score_from_twos`]), in 4s: the number of spawned 4s inside the
+    /// tiles, at most `Σ 2^(e-2)` < 2^20. A merge raises the tiles' worth by
+    /// exactly what it scores, so a slide leaves this alone and needs not
+    /// add up its gain; a spawned 4 adds one.
+    fours: u32,
     rng: u64,
+}
+
+impl fmt::Debug for Position {
+    /// The board, the score (not the count of 4s it is kept as) and the
+    /// generator state.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("board", &self.board())
+            .field("score", &self.score())
+            .field("rng", &self.rng)
+            .finish()
+    }
 }
 
 /// Places one tile: first the value (a draw below 10: 0 gives a 4, anything
@@ -147,17 +172,27 @@ fn spawn(board: Board, rng: &mut SplitMix64) -> Option<(Board, Spawn)> {
 /// `min = Σ max(e-2, 0)·2^e`.
 fn score_bounds(board: Board) -> (u64, u64) {
     let mut min = 0;
+    for row in board.exponents() {
+        for e in row {
+            min += u64::from(e).saturating_sub(2) << e;
+        }
+    }
+    (min, score_from_twos(board))
+}
+
+/// `Σ (e-1)·2^e` over the tiles: the score of these tiles built from spawned
+/// 2s alone, the most they can have scored.
+fn score_from_twos(board: Board) -> u64 {
     let mut max = 0;
     for row in board.exponents() {
         for e in row {
             let e = u64::from(e);
             if e > 0 {
                 max += (e - 1) << e;
-                min += e.saturating_sub(2) << e;
             }
         }
     }
-    (min, max)
+    max
 }
 
 impl Position {
@@ -171,11 +206,8 @@ impl Position {
                 board = next;
             }
         }
-        Position {
-            board,
-            score: 0,
-            rng: rng.0,
-        }
+        // The score is 0, so each 4 of the two tiles is a spawned 4.
+        Position::with_board(board, (score_from_twos(board) / 4) as u32, rng.0)
     }
 
     /// Checks a setup and builds the position. Nothing spawns.
@@ -231,25 +263,43 @@ impl Position {
         if score < min || score > max || !score.is_multiple_of(4) {
             return Err(GridError::ImpossibleScore { score, min, max });
         }
-        // max < 16 · 16 · 2^17 = 2^25, so the score fits.
-        let score =
-            u32::try_from(score).map_err(|_| GridError::ImpossibleScore { score, min, max })?;
-        Ok(Position { board, score, rng })
+        // At most (max - min) / 4 = Σ 2^(e-2) over the tiles, below 2^20.
+        let fours = u32::try_from((max - score) / 4).map_err(|_| GridError::ImpossibleScore {
+            score,
+            min,
+            max,
+        })?;
+        Ok(Position::with_board(board, fours, rng))
     }
 
     /// The board's exponents (0 = empty), for the code.
+    #[inline(always)]
     pub(crate) fn board(&self) -> Board {
-        self.board
+        Board::from_parts(self.nibbles, self.high)
     }
 
-    /// The score as the code stores it.
+    /// A position of `board`, `fours` spawned 4s and the generator state
+    /// `rng`.
+    #[inline(always)]
+    fn with_board(board: Board, fours: u32, rng: u64) -> Position {
+        let (nibbles, high) = board.parts();
+        Position {
+            nibbles,
+            high,
+            fours,
+            rng,
+        }
+    }
+
+    /// The score as the code stores it: below 2^25 (see
+    /// [`Position::from_parts`]).
     pub(crate) fn score_u32(&self) -> u32 {
-        self.score
+        self.score() as u32
     }
 
     /// Tile values, rows top first, 0 for an empty cell.
     pub fn grid(&self) -> [[u32; 4]; 4] {
-        self.board
+        self.board()
             .exponents()
             .map(|row| row.map(|e| if e == 0 { 0 } else { 1 << e }))
     }
@@ -257,9 +307,10 @@ impl Position {
     /// The score: the sum of the values of every tile a merge has made.
     ///
     /// Which scores can go with which tiles is fixed: see
-    /// [`GridError::ImpossibleScore`].
+    /// [`GridError::ImpossibleScore`]. It is worked out from the tiles and
+    /// the spawned 4s (a pass over the 16 cells), not kept as a sum.
     pub fn score(&self) -> u64 {
-        u64::from(self.score)
+        score_from_twos(self.board()) - 4 * u64::from(self.fours)
     }
 
     /// Whether some tile is 2048 or more. Play goes on after a win.
@@ -268,7 +319,7 @@ impl Position {
     }
 
     fn max_exp(&self) -> u8 {
-        self.board
+        self.board()
             .exponents()
             .into_iter()
             .flatten()
@@ -297,7 +348,7 @@ impl Position {
         let t = tables();
         Direction::ALL
             .into_iter()
-            .filter(|&d| self.board.slide(d, t).0 != self.board)
+            .filter(|&d| self.board().slide(d, t).is_some())
             .collect()
     }
 
@@ -305,17 +356,16 @@ impl Position {
     /// score gained; `None` when nothing moves or merges. The generator is
     /// untouched. Meant for search (expectimax over the spawns) and
     /// benchmarks; a game goes on with [`Position::play_traced`].
-    #[inline]
+    // Always inlined: with `d` known at the call site the match on it goes,
+    // and a caller sliding all four ways shares the loads of the rows.
+    #[inline(always)]
     pub fn slide(&self, d: Direction) -> Option<(Position, u64)> {
-        let (board, gain) = self.board.slide(d, tables());
-        (board != self.board).then(|| {
-            let next = Position {
-                board,
-                score: self.score.saturating_add(gain),
-                rng: self.rng,
-            };
-            (next, u64::from(gain))
-        })
+        let (board, gain) = self.board().slide(d, tables())?;
+        // The score grows by the gain with the tiles' `Σ (e-1)·2^e`, so the
+        // 4s stay as they are (and a caller that drops the gain does not
+        // wait for it).
+        let next = Position::with_board(board, self.fours, self.rng);
+        Some((next, u64::from(gain)))
     }
 
     /// Plays `d`: the tiles slide and merge, then one tile spawns.
@@ -343,12 +393,11 @@ impl Position {
         // A move that changed the board leaves an empty cell: either a merge
         // freed one or a tile moved into one.
         let (board, spawn) =
-            spawn(slid.board, &mut rng).ok_or(IllegalMove::NoRoomToSpawn { direction: d })?;
-        let next = Position {
-            board,
-            score: slid.score,
-            rng: rng.0,
-        };
+            spawn(slid.board(), &mut rng).ok_or(IllegalMove::NoRoomToSpawn { direction: d })?;
+        // A spawned 4 is one more 4 the score did not come from: still at
+        // most Σ 2^(e-2) over the tiles, the new one included.
+        let fours = slid.fours + u32::from(spawn.value == 4);
+        let next = Position::with_board(board, fours, rng.0);
         Ok((next, Slide { spawn, gained }))
     }
 
@@ -373,7 +422,7 @@ impl Position {
         let t = tables();
         let stuck = Direction::ALL
             .into_iter()
-            .all(|d| self.board.slide(d, t).0 == self.board);
+            .all(|d| self.board().slide(d, t).is_none());
         if stuck {
             Status::Over {
                 reason: EndReason::NoMoves,
