@@ -86,7 +86,7 @@ impl Coding {
             Coding::Brotli => {
                 // Quality 11 takes about 28 ms on a 7 KB view and 5 about
                 // 0.6 ms, for 15% more bytes; 1 about 50 µs, as fast as
-                // gzip's level 1 (measured with this crate, 2026-11-25).
+                // gzip's level 1 (measured with this crate, 2026-11-24).
                 let quality = match effort {
                     Effort::Once => 5,
                     Effort::Each => 1,
