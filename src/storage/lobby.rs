@@ -14,8 +14,9 @@ use crate::matches::{Match, MatchId, Seat, SeatSlot, SecretHash, Timestamp};
 /// `seek-gone` to read why it closed).
 const FORGET: std::time::Duration = std::time::Duration::from_secs(86_400);
 
+row! {
 /// A `seeks` row.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 struct SeekRow {
     id: String,
     game: String,
@@ -29,6 +30,7 @@ struct SeekRow {
     created_at: i64,
     expires_at: i64,
     held_until: i64,
+}
 }
 
 const SEEK_COLUMNS: &str = "id, game, variant, size, side, token_hash, state, match_id, seat, \

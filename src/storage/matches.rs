@@ -16,6 +16,7 @@
 //! match and writing it back take the pool once.
 
 use qipan_rules::{AnyPlayer, AnyPosition, GameKind};
+use sqlx::any::AnyRow;
 use sqlx::{Any, AnyConnection, Connection, Row, Transaction};
 
 use super::{Backend, StorageError};
@@ -37,8 +38,9 @@ pub(crate) fn presence_cutoff() -> i64 {
 /// id>:<version>`), so every instance's streams learn of them.
 pub const CHANNEL: &str = "qipan_match";
 
+row! {
 /// A `matches` row.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 struct MatchRow {
     id: String,
     game: String,
@@ -57,9 +59,11 @@ struct MatchRow {
     created_at: i64,
     updated_at: i64,
 }
+}
 
+row! {
 /// A `seats` row, with how many instances hold a stream of it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 struct SeatRow {
     seat: String,
     token_hash: Option<String>,
@@ -67,18 +71,27 @@ struct SeatRow {
     joined_at: Option<i64>,
     online: i64,
 }
+}
 
 /// A match joined with one of its seats.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 struct MatchSeatRow {
-    #[sqlx(flatten)]
     m: MatchRow,
-    #[sqlx(flatten)]
     seat: SeatRow,
 }
 
+impl<'r> sqlx::FromRow<'r, AnyRow> for MatchSeatRow {
+    fn from_row(row: &'r AnyRow) -> Result<MatchSeatRow, sqlx::Error> {
+        Ok(MatchSeatRow {
+            m: MatchRow::from_row(row)?,
+            seat: SeatRow::from_row(row)?,
+        })
+    }
+}
+
+row! {
 /// A `moves` row.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 struct MoveRow {
     ply: i64,
     seat: String,
@@ -88,12 +101,12 @@ struct MoveRow {
     code_after: String,
     played_at: i64,
 }
+}
 
 /// A match left-joined with one of its moves (all `mv_` columns NULL when it
 /// has none).
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 struct MatchMoveRow {
-    #[sqlx(flatten)]
     m: MatchRow,
     mv_ply: Option<i64>,
     mv_seat: Option<String>,
@@ -102,6 +115,21 @@ struct MatchMoveRow {
     mv_code_before: Option<String>,
     mv_code_after: Option<String>,
     mv_played_at: Option<i64>,
+}
+
+impl<'r> sqlx::FromRow<'r, AnyRow> for MatchMoveRow {
+    fn from_row(row: &'r AnyRow) -> Result<MatchMoveRow, sqlx::Error> {
+        Ok(MatchMoveRow {
+            m: MatchRow::from_row(row)?,
+            mv_ply: row.try_get("mv_ply")?,
+            mv_seat: row.try_get("mv_seat")?,
+            mv_side: row.try_get("mv_side")?,
+            mv_action: row.try_get("mv_action")?,
+            mv_code_before: row.try_get("mv_code_before")?,
+            mv_code_after: row.try_get("mv_code_after")?,
+            mv_played_at: row.try_get("mv_played_at")?,
+        })
+    }
 }
 
 fn corrupt(column: &'static str, value: impl std::fmt::Debug) -> StorageError {
@@ -233,8 +261,9 @@ impl MoveRow {
     }
 }
 
+row! {
 /// A `match_events` row.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 struct EventRow {
     version: i64,
     kind: String,
@@ -249,6 +278,7 @@ struct EventRow {
     back_to: Option<i64>,
     created_at: i64,
     note: Option<String>,
+}
 }
 
 /// The moves of an event as they are stored: `[[ply, side, action], …]`.

@@ -4,6 +4,33 @@
 //! The stateless API never touches it. [`Database::connect`] runs the
 //! migrations under `migrations/`; the queries live in [`matches`].
 
+/// A struct of columns, and its `sqlx::FromRow` over the `Any` driver: each
+/// field read from the column of its name. (What `#[derive(sqlx::FromRow)]`
+/// writes, without building sqlx's procedural macros, and with them every
+/// database driver a second time, for the compiler.)
+macro_rules! row {
+    (
+        $(#[$meta:meta])*
+        struct $name:ident {
+            $($(#[$field_meta:meta])* $field:ident: $ty:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        struct $name {
+            $($(#[$field_meta])* $field: $ty,)*
+        }
+
+        impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for $name {
+            fn from_row(row: &'r sqlx::any::AnyRow) -> Result<$name, sqlx::Error> {
+                use sqlx::Row as _;
+                Ok($name {
+                    $($field: row.try_get(stringify!($field))?,)*
+                })
+            }
+        }
+    };
+}
+
 pub mod lobby;
 pub mod matches;
 pub mod retention;
@@ -12,11 +39,46 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use std::borrow::Cow;
+
+use futures_util::future::BoxFuture;
+use sqlx::error::BoxDynError;
+use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool, Executor};
 
-/// The migrations under `migrations/`, embedded at build time.
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+/// The migrations under `migrations/`, embedded at build time by
+/// `build.rs`: `(version, description, sql)`, oldest first.
+const MIGRATIONS: &[(i64, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
+
+/// The embedded migrations, as sqlx runs them. Each one's checksum is that
+/// of its SQL, as sqlx's own tools compute it.
+#[derive(Debug)]
+struct Embedded;
+
+impl<'s> MigrationSource<'s> for Embedded {
+    fn resolve(self) -> BoxFuture<'s, Result<Vec<Migration>, BoxDynError>> {
+        let migrations = MIGRATIONS
+            .iter()
+            .map(|&(version, description, sql)| {
+                let no_tx = sql.starts_with("-- no-transaction");
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    Cow::Borrowed(sql),
+                    no_tx,
+                )
+            })
+            .collect();
+        Box::pin(std::future::ready(Ok(migrations)))
+    }
+}
+
+/// The migrator over [`Embedded`].
+async fn migrator() -> Result<Migrator, sqlx::migrate::MigrateError> {
+    Migrator::new(Embedded).await
+}
 
 /// Which server a pool talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,8 +265,8 @@ impl Database {
                                 // A memory database is new with each
                                 // connection (should its one connection ever
                                 // be replaced): it gets its tables here.
-                                for migration in MIGRATOR.iter() {
-                                    conn.execute(&*migration.sql).await?;
+                                for &(_, _, sql) in MIGRATIONS {
+                                    conn.execute(sql).await?;
                                 }
                             }
                             Ok(())
@@ -226,7 +288,7 @@ impl Database {
             }
         };
         if backend == Backend::Postgres || !is_memory(url) {
-            MIGRATOR.run(&pool).await?;
+            migrator().await?.run(&pool).await?;
         }
         Ok(Database {
             pool,
