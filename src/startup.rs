@@ -18,15 +18,12 @@ use crate::matches::Matches;
 use crate::problem::{self, method_not_allowed};
 use crate::routes::connections::ConnectionCap;
 use crate::routes::drain::Draining;
+use crate::routes::front::Front;
 use crate::routes::host::HostPolicy;
 use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
-use crate::routes::{
-    assets, connections, deadline, docs, drain, encoding, games, head, health, host, lobby,
-    observe, pages, picture, socket, state,
-};
+use crate::routes::{assets, docs, games, health, lobby, observe, pages, picture, socket, state};
 use crate::storage::{Database, Encryption};
-use crate::telemetry::RequestIds;
 
 /// Largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -133,17 +130,7 @@ impl Application {
                 // included, gets its id and span.
                 .wrap(cors())
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
-                .wrap(actix_web::middleware::from_fn(encoding::compress_answers))
-                .wrap(actix_web::middleware::from_fn(deadline::body_deadline))
-                .wrap(actix_web::middleware::from_fn(host::known_host))
-                .wrap(actix_web::middleware::from_fn(connections::refuse_over_cap))
-                .wrap(actix_web::middleware::from_fn(drain::close_when_draining))
-                .wrap(actix_web::middleware::Condition::new(
-                    counting,
-                    actix_web::middleware::from_fn(observe::count),
-                ))
-                .wrap(RequestIds)
-                .wrap(actix_web::middleware::from_fn(head::bodiless_head))
+                .wrap(Front { counting })
                 .app_data(settings.clone())
                 .app_data(hosts.clone())
                 .app_data(limits.clone())

@@ -33,7 +33,7 @@ pub fn body_tag(body: &[u8]) -> EntityTag {
 }
 
 /// [`client_has`] for an answer compressed on the way out
-/// ([`super::encoding::compress_answers`]), whose tag then carries the
+/// ([`super::encoding::compress`]), whose tag then carries the
 /// coding's suffix (`"…-br"`, `"…-gz"`): the client has it in any coding.
 pub fn client_has_in_any_coding(req: &HttpRequest, tag: &EntityTag) -> bool {
     let plain = |t: &EntityTag| {

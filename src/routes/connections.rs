@@ -12,12 +12,10 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use actix_web::body::{EitherBody, MessageBody};
-use actix_web::dev::{Extensions, ServiceRequest, ServiceResponse};
+use actix_web::dev::{Extensions, ServiceRequest};
 use actix_web::http::header;
-use actix_web::middleware::Next;
 use actix_web::rt::net::TcpStream;
-use actix_web::Error;
+use actix_web::HttpResponse;
 
 use crate::problem::{Problem, ProblemKind};
 
@@ -97,19 +95,10 @@ impl ConnectionCap {
     }
 }
 
-/// Answers the requests of a connection over its client's cap with a 503
-/// problem, and closes the connection.
-pub async fn refuse_over_cap(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
-    let over = req.conn_data::<OverCap>().copied();
-    let Some(OverCap { limit }) = over else {
-        return next
-            .call(req)
-            .await
-            .map(ServiceResponse::map_into_left_body);
-    };
+/// The answer to a request on a connection over its client's cap: a 503
+/// problem, and the connection closed. `None` for every other request.
+pub fn refusal(req: &ServiceRequest) -> Option<HttpResponse> {
+    let OverCap { limit } = req.conn_data::<OverCap>().copied()?;
     let mut response = Problem::new(
         ProblemKind::TooManyConnections,
         format!(
@@ -122,5 +111,5 @@ pub async fn refuse_over_cap(
         header::CONNECTION,
         header::HeaderValue::from_static("close"),
     );
-    Ok(req.into_response(response).map_into_right_body())
+    Some(response)
 }

@@ -13,13 +13,11 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::dev::{Payload, ServiceRequest};
 use actix_web::error::PayloadError;
 use actix_web::http::header;
-use actix_web::middleware::Next;
 use actix_web::web::{self, Bytes};
-use actix_web::HttpMessage;
+use actix_web::{HttpMessage, HttpResponse};
 use futures_util::Stream;
 
 use crate::configuration::Settings;
@@ -52,47 +50,60 @@ impl Stream for Timed {
     }
 }
 
-/// Puts the body of every request under the deadline.
-///
-/// # Errors
-///
-/// What the inner service fails with.
-pub async fn body_deadline(
-    mut req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+/// A body's deadline, armed on a request by [`arm`].
+pub struct Armed {
+    limit: Duration,
+    expired: Arc<AtomicBool>,
+}
+
+impl Armed {
+    /// Whether the body missed its deadline.
+    pub fn expired(&self) -> bool {
+        self.expired.load(Ordering::Relaxed)
+    }
+
+    /// The answer to a request whose body missed its deadline, whatever
+    /// the handler made of it: `408`, and the connection closed.
+    pub fn answer(&self) -> HttpResponse {
+        let problem = Problem::new(
+            ProblemKind::RequestTimeout,
+            format!(
+                "the body did not arrive within {} s of the request",
+                self.limit.as_secs_f64()
+            ),
+        );
+        let mut answer = problem.response();
+        answer.headers_mut().insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+        answer
+    }
+}
+
+/// Puts the request's body under its deadline. A request without a body
+/// (most: reads) has nothing to time, and a WebSocket is left alone: both
+/// give `None`.
+pub fn arm(req: &mut ServiceRequest) -> Option<Armed> {
     // A WebSocket's frames come as its body, for as long as it is open.
     if req.headers().contains_key(header::UPGRADE) {
-        return Ok(next.call(req).await?.map_into_boxed_body());
+        return None;
+    }
+    let inner = req.take_payload();
+    if matches!(inner, Payload::None) {
+        return None;
     }
     let limit = req
         .app_data::<web::Data<Settings>>()
         .map_or(Duration::from_secs(10), |s| s.body_timeout);
     let expired = Arc::new(AtomicBool::new(false));
     let timed = Timed {
-        inner: req.take_payload(),
+        inner,
         deadline: Box::pin(tokio::time::sleep(limit)),
         expired: expired.clone(),
     };
     req.set_payload(Payload::Stream {
         payload: Box::pin(timed),
     });
-    let res = next.call(req).await?;
-    if !expired.load(Ordering::Relaxed) {
-        return Ok(res.map_into_boxed_body());
-    }
-    let problem = Problem::new(
-        ProblemKind::RequestTimeout,
-        format!(
-            "the body did not arrive within {} s of the request",
-            limit.as_secs_f64()
-        ),
-    );
-    let mut answer = problem.response();
-    answer.headers_mut().insert(
-        header::CONNECTION,
-        header::HeaderValue::from_static("close"),
-    );
-    let (req, _) = res.into_parts();
-    Ok(ServiceResponse::new(req, answer.map_into_boxed_body()))
+    Some(Armed { limit, expired })
 }

@@ -8,11 +8,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderValue, CONNECTION};
-use actix_web::middleware::Next;
-use actix_web::{web, Error};
+use actix_web::dev::ServiceRequest;
+use actix_web::web;
 
 /// Whether the service is shutting down.
 #[derive(Clone, Default)]
@@ -30,18 +27,8 @@ impl Draining {
     }
 }
 
-/// Adds `Connection: close` to every answer once shutdown has begun.
-pub async fn close_when_draining(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, Error> {
-    let draining = req
-        .app_data::<web::Data<Draining>>()
-        .is_some_and(|d| d.is_on());
-    let mut res = next.call(req).await?;
-    if draining {
-        res.headers_mut()
-            .insert(CONNECTION, HeaderValue::from_static("close"));
-    }
-    Ok(res)
+/// Whether the answer to `req` closes its connection: shutdown has begun.
+pub fn draining(req: &ServiceRequest) -> bool {
+    req.app_data::<web::Data<Draining>>()
+        .is_some_and(|d| d.is_on())
 }

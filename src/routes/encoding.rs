@@ -10,7 +10,7 @@
 //!   hit costs no compression. Its entity tag names the form (`"…"`,
 //!   `"…-br"`, `"…-gz"`), as RFC 9110 asks of a strong tag;
 //! - every other answer (match views, problems, pages) is compressed on the
-//!   way out by [`compress_answers`], at a fast level. A strong entity tag
+//!   way out by [`compress`], at a fast level. A strong entity tag
 //!   gets the coding's suffix there too (`If-None-Match` with it is
 //!   understood), except a match version, which stays as it is whatever
 //!   the coding, because clients send it back in `If-Match`.
@@ -18,10 +18,9 @@
 use std::io::Write;
 
 use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceResponse;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
-use actix_web::middleware::Next;
 use actix_web::web::Bytes;
 use actix_web::HttpRequest;
 
@@ -184,16 +183,8 @@ fn is_version_tag(tag: &str) -> bool {
 
 /// Compresses an answer that is not compressed yet (see the module
 /// documentation), and says `Vary: Accept-Encoding` on every answer whose
-/// form depends on it.
-///
-/// # Errors
-///
-/// What the inner service fails with.
-pub async fn compress_answers(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let res = next.call(req).await?;
+/// form depends on it. Run on every routed answer by [`super::front`].
+pub fn compress<B: MessageBody + 'static>(res: ServiceResponse<B>) -> ServiceResponse<BoxBody> {
     let eligible = !matches!(
         res.status(),
         StatusCode::NO_CONTENT | StatusCode::NOT_MODIFIED | StatusCode::SWITCHING_PROTOCOLS
@@ -203,7 +194,7 @@ pub async fn compress_answers(
             .get(header::CONTENT_TYPE)
             .is_some_and(compressible);
     if !eligible {
-        return Ok(res.map_into_boxed_body());
+        return res.map_into_boxed_body();
     }
     let coding = negotiate(res.request());
     let (req, res) = res.into_parts();
@@ -212,14 +203,11 @@ pub async fn compress_answers(
         Ok(body) => body,
         // A streamed body goes as it is.
         Err(body) => {
-            return Ok(ServiceResponse::new(
-                req,
-                res.set_body(body).map_into_boxed_body(),
-            ));
+            return ServiceResponse::new(req, res.set_body(body).map_into_boxed_body());
         }
     };
     if body.len() < MIN_SIZE {
-        return Ok(ServiceResponse::new(req, res.set_body(BoxBody::new(body))));
+        return ServiceResponse::new(req, res.set_body(BoxBody::new(body)));
     }
     res.headers_mut()
         .append(header::VARY, HeaderValue::from_static("Accept-Encoding"));
@@ -244,7 +232,7 @@ pub async fn compress_answers(
         }
         coding.encode(&body, Effort::Each)
     };
-    Ok(ServiceResponse::new(req, res.set_body(BoxBody::new(body))))
+    ServiceResponse::new(req, res.set_body(BoxBody::new(body)))
 }
 
 #[cfg(test)]

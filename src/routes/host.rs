@@ -5,11 +5,9 @@
 //! not told about is refused with `421 unknown-host` before it is routed.
 //! `/healthz` answers whatever the `Host` (load balancers probe by address).
 
-use actix_web::body::{EitherBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceRequest;
 use actix_web::http::header;
-use actix_web::middleware::Next;
-use actix_web::{web, Error};
+use actix_web::{web, HttpResponse};
 
 use crate::problem::{Problem, ProblemKind};
 
@@ -71,27 +69,29 @@ fn normalise(host: &str) -> &str {
     name.strip_suffix('.').unwrap_or(name)
 }
 
-/// Refuses requests for hosts the policy does not allow.
-pub async fn known_host(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
-    let policy = req.app_data::<web::Data<HostPolicy>>();
-    let host = req
-        .headers()
-        .get(header::HOST)
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let allowed = req.path() == "/healthz" || policy.is_none_or(|p| p.allows(host.as_deref()));
-    if allowed {
-        return next
-            .call(req)
-            .await
-            .map(ServiceResponse::map_into_left_body);
+/// The answer to a request naming a host the policy does not allow;
+/// `None` for every other request.
+pub fn refusal(req: &ServiceRequest) -> Option<HttpResponse> {
+    let policy = req.app_data::<web::Data<HostPolicy>>()?;
+    if req.path() == "/healthz" {
+        return None;
     }
-    let names = match policy.map(|p| p.get_ref()) {
-        Some(HostPolicy::Only(names)) => names.join(", "),
+    let host = req.headers().get(header::HOST);
+    let allowed = match host.map(|v| v.to_str()) {
+        None => policy.allows(None),
+        Some(Ok(text)) => policy.allows(Some(text)),
+        Some(Err(_)) => {
+            host.is_some_and(|v| policy.allows(Some(&String::from_utf8_lossy(v.as_bytes()))))
+        }
+    };
+    if allowed {
+        return None;
+    }
+    let names = match policy.get_ref() {
+        HostPolicy::Only(names) => names.join(", "),
         _ => String::new(),
     };
+    let host = host.map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
     let problem = Problem::new(
         ProblemKind::UnknownHost,
         format!(
@@ -100,7 +100,7 @@ pub async fn known_host(
             host.unwrap_or_default()
         ),
     );
-    Ok(req.into_response(problem.response()).map_into_right_body())
+    Some(problem.response())
 }
 
 #[cfg(test)]
