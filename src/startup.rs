@@ -268,45 +268,50 @@ fn num_workers() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// The route table. Static paths come first. Each game has its own
-/// `/v1/<game>` scope (a plain prefix, so a request is matched against one
-/// pattern at most); `/v1/{game}` after them answers every unknown game with
-/// a 404 problem. Inside, `start` and `import` come before `{code}` so that
-/// they are never read as codes.
+/// The route table, in the order a request is matched against it.
+///
+/// The stateless API comes first: most requests are for it. Each game has
+/// its own `/v1/<game>` scope, a plain prefix, so a request is matched
+/// against the patterns of its own game only; inside, `start` and `import`
+/// come before `{code}` so that they are never read as codes. `/v1/matches`
+/// and `/v1/lobby` are scopes of their own too. Every other pattern with a
+/// variable part sits under a plain prefix of its own (`/problems`,
+/// `/play`, …), so that no request pays for matching patterns it cannot
+/// match. `/v1/{game}` comes last and answers every unknown game with a
+/// 404 problem.
 fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(resource("/healthz", GET, get().to(health::healthz)))
-        .service(resource("/openapi.yaml", GET, get().to(docs::openapi)))
-        .service(resource("/v1/games", GET, get().to(games::list)))
-        .service(resource("/problems/{kind}", GET, get().to(docs::problem)))
-        .service(resource("/", GET, get().to(assets::playground)))
-        .service(resource("/play/{game}", GET, get().to(assets::playground)))
-        .service(resource(
-            "/play/{game}/{code}",
-            GET,
-            get().to(assets::playground),
-        ))
-        .service(resource("/static/{path:.+}", GET, get().to(assets::file)))
-        .service(resource("/docs", GET, get().to(pages::docs)))
-        .service(resource("/m/{id}", GET, get().to(pages::match_page)));
-    for kind in GameKind::ALL {
-        cfg.service(
-            web::scope(&format!("/p/{kind}"))
-                .app_data(kind)
-                .service(resource("/{code}", GET, get().to(pages::state_page))),
-        );
-    }
-    cfg.service(resource(
-        "/p/{game}/{code}",
-        GET,
-        get().to(pages::state_page),
-    ));
-    cfg.service(match_routes());
-    cfg.service(lobby_routes());
+    cfg.service(match_routes()).service(lobby_routes());
     for kind in GameKind::ALL {
         cfg.service(game_routes(
             web::scope(&format!("/v1/{kind}")).app_data(kind),
         ));
     }
+    cfg.service(resource("/healthz", GET, get().to(health::healthz)))
+        .service(resource("/openapi.yaml", GET, get().to(docs::openapi)))
+        .service(resource("/v1/games", GET, get().to(games::list)))
+        .service(web::scope("/problems").service(resource("/{kind}", GET, get().to(docs::problem))))
+        .service(resource("/", GET, get().to(assets::playground)))
+        .service(
+            web::scope("/play")
+                .service(resource("/{game}", GET, get().to(assets::playground)))
+                .service(resource(
+                    "/{game}/{code}",
+                    GET,
+                    get().to(assets::playground),
+                )),
+        )
+        .service(web::scope("/static").service(resource("/{path:.+}", GET, get().to(assets::file))))
+        .service(resource("/docs", GET, get().to(pages::docs)))
+        .service(web::scope("/m").service(resource("/{id}", GET, get().to(pages::match_page))));
+    let mut pages = web::scope("/p");
+    for kind in GameKind::ALL {
+        pages = pages.service(
+            web::scope(&format!("/{kind}"))
+                .app_data(kind)
+                .service(resource("/{code}", GET, get().to(pages::state_page))),
+        );
+    }
+    cfg.service(pages.service(resource("/{game}/{code}", GET, get().to(pages::state_page))));
     cfg.service(game_routes(web::scope("/v1/{game}")));
 }
 

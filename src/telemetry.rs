@@ -25,7 +25,7 @@ use actix_web::http::header::{HeaderName, HeaderValue};
 use tracing::field::{Field, Visit};
 use tracing::subscriber::Interest;
 use tracing::{Event, Level, Metadata};
-use tracing_subscriber::filter::{FilterExt, Targets};
+use tracing_subscriber::filter::{FilterExt, LevelFilter, Targets};
 use tracing_subscriber::layer::{Context as LayerContext, Filter, Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::EnvFilter;
@@ -95,6 +95,14 @@ struct NotARefusal;
 impl<S> Filter<S> for NotARefusal {
     fn enabled(&self, _: &Metadata<'_>, _: &LayerContext<'_, S>) -> bool {
         true
+    }
+
+    // Lets nothing more through than the log filter it is joined to: with
+    // no hint, the joined filter would have none either, and every `log`
+    // record of the libraries, down to `trace`, would be made and then
+    // dropped.
+    fn max_level_hint(&self) -> Option<LevelFilter> {
+        Some(LevelFilter::TRACE)
     }
 
     // Decided once per call site, so that the log filter's own verdicts
