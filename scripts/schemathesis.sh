@@ -442,7 +442,7 @@ include-operation-id = "playMatch"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", 401, 403, 404, 409, 412, 422, 429, "5xx"]
 
 [[operations]]
-include-operation-id = ["undoMatch", "acceptUndo", "declineUndo", "resignMatch", "inviteAgain", "withdrawInvites"]
+include-operation-id = ["undoMatch", "acceptUndo", "declineUndo", "resignMatch", "inviteAgain", "withdrawInvites", "offerDraw", "acceptDraw", "declineDraw", "claimMatch"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", 401, 403, 404, 409, 412, 429, "5xx"]
 
 # Fork also refuses (400) a ply written with a fraction, \`2.0\`, which JSON

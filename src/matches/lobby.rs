@@ -294,6 +294,7 @@ impl Matches {
                 };
                 SeatSlot {
                     seat,
+                    name: None,
                     token: Some(token),
                     invite: None,
                     joined_at: Some(now),

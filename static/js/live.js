@@ -167,6 +167,8 @@ export class Live {
     m.to_move = data.to_move;
     m.status = data.status;
     m.undo_offer = data.kind === 'takeback-offered' ? data.undo_offer : null;
+    m.draw_offer = data.kind === 'draw-offered' ? { seat: data.seat } : null;
+    if (data.clock) m.clock = { ...m.clock, ...data.clock };
     if (data.kind === 'joined' || data.kind === 'invited' || data.kind === 'invite-withdrawn' || data.kind === 'invite-declined') {
       const fresh = await api.match(this.id);
       if (!this.match) return;
@@ -178,7 +180,11 @@ export class Live {
     else if (data.kind === 'takeback-declined' && others) this.shell.say('The takeback was declined.');
     else if (data.kind === 'undo') this.shell.say('A move was taken back.');
     else if (data.kind === 'resigned') this.shell.say(`${this.shell.label(data.seat, m.game)} resigned.`);
-    else if (data.kind === 'joined' && others) this.shell.say(`${this.shell.label(data.seat, m.game)} joined.`);
+    else if (data.kind === 'joined' && others) this.shell.say(`${this.shell.label(data.seat, m.game)}${data.name ? ` (${data.name})` : ''} joined.`);
+    else if (data.kind === 'timeout') this.shell.say('A flag fell: the match is over on time.');
+    else if (data.kind === 'draw-offered' && others) this.shell.say(`${this.shell.label(data.seat, m.game)} offers a draw.`);
+    else if (data.kind === 'draw-agreed') this.shell.say('The match is drawn by agreement.');
+    else if (data.kind === 'claimed') this.shell.say(`${this.shell.label(data.seat, m.game)} claimed the game: the other side left.`);
     const view = data.code === this.view.code ? this.view : await api.view(m.game, data.code);
     await this.apply({ ...m, state: view }, { history: data.kind !== 'move' && data.kind !== 'over', moves: data.moves });
   }
@@ -364,7 +370,18 @@ export class Live {
     }
     parts.push(h('ul', { class: 'seats', 'aria-label': 'Seats' }, ...m.seats.map((s) => h('li', { 'data-seat': s.seat, 'data-online': String(s.online) },
       h('span', { class: `online${s.online ? ' on' : ''}`, 'aria-hidden': 'true' }),
-      `${m.mode === 'solo' ? 'Player' : label(s.seat, m.game)}${s.seat === mine ? ' (you)' : ''} — ${s.taken ? (s.online ? 'online' : 'offline') : 'open seat'}`))));
+      `${m.mode === 'solo' ? 'Player' : label(s.seat, m.game)}${s.name ? ` · ${s.name}` : ''}${s.seat === mine ? ' (you)' : ''} — ${s.taken ? (s.online ? 'online' : 'offline') : 'open seat'}`))));
+    if (m.clock) {
+      const left = (side) => {
+        const sec = m.clock.running === side && m.clock.deadline
+          ? Math.max(0, (Date.parse(m.clock.deadline) - Date.now()) / 1000)
+          : m.clock.remaining[side];
+        return `${Math.floor(sec / 60)}:${String(Math.floor(sec % 60)).padStart(2, '0')}`;
+      };
+      parts.push(h('p', { class: 'small clock' }, Object.keys(m.clock.remaining)
+        .map((side) => `${label(side, m.game)} ${left(side)}${m.clock.running === side ? ' ▸' : ''}`).join(' · ')));
+    }
+    if (m.draw_offer) parts.push(h('p', { class: 'offer' }, `${label(m.draw_offer.seat, m.game)} offers a draw.`));
     const open = m.seats.find((s) => !s.taken);
     if (open && this.seat && this.seat.invite) {
       const link = `${location.origin}/play/matches/${m.id}?invite=${encodeURIComponent(this.seat.invite.invite)}`;
