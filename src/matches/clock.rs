@@ -127,8 +127,8 @@ pub const DAYS_MAX: f64 = 60.0;
 /// Why a time control in a create body is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ClockError {
-    /// Neither `base` nor `days`, or both.
-    #[error("clock is either {{\"base\": seconds, \"increment\": seconds}} (Fischer) or {{\"days\": n}} (correspondence)")]
+    /// Neither `base` nor `days`, or members of both shapes.
+    #[error("clock is either {{\"base\": seconds, \"increment\": seconds}} (Fischer) or {{\"days\": n}} (correspondence), without a member of the other (not even null)")]
     Shape,
     /// A base outside (0, a day].
     #[error("clock.base must be more than 0 and at most 86400 seconds (fractions allowed, to the millisecond)")]
@@ -194,6 +194,28 @@ impl TimeControl {
                 per_move: millis_of(days * 86_400.0, 0.0, DAYS_MAX * 86_400.0, true)
                     .ok_or(ClockError::Days)?,
             }),
+            _ => Err(ClockError::Shape),
+        }
+    }
+}
+
+impl TryFrom<&crate::wire::matches::ClockRequest> for TimeControl {
+    type Error = ClockError;
+
+    /// The time control a `clock` member asks for: Fischer when `base` is
+    /// there (`increment` may be left out or `null`, for 0), correspondence
+    /// when `days` is; a member of the other shape beside them, even
+    /// `null`, is refused, as is a `null` `base` or `days`.
+    fn try_from(c: &crate::wire::matches::ClockRequest) -> Result<TimeControl, ClockError> {
+        match (c.base, c.increment, c.days) {
+            (Some(base), increment, None) => TimeControl::parse(
+                Some(base.ok_or(ClockError::Base)?),
+                increment.flatten(),
+                None,
+            ),
+            (None, None, Some(days)) => {
+                TimeControl::parse(None, None, Some(days.ok_or(ClockError::Days)?))
+            }
             _ => Err(ClockError::Shape),
         }
     }
@@ -442,6 +464,36 @@ mod tests {
         assert_eq!(p(Some(1.0), None, Some(1.0)), Err(ClockError::Shape));
         assert_eq!(p(None, Some(1.0), None), Err(ClockError::Shape));
         assert_eq!(p(None, None, None), Err(ClockError::Shape));
+    }
+
+    #[test]
+    fn the_shape_of_a_clock_is_told_by_the_members_sent() {
+        let read = |text: &str| {
+            let c: crate::wire::matches::ClockRequest =
+                serde_json::from_str(text).expect("a clock member");
+            TimeControl::try_from(&c).map(TimeControl::columns)
+        };
+        let columns = |base, increment| Ok((Millis(base), Millis(increment)));
+        assert_eq!(read(r#"{"base": 60}"#), columns(60_000, 0));
+        assert_eq!(
+            read(r#"{"base": 60, "increment": null}"#),
+            columns(60_000, 0)
+        );
+        assert_eq!(
+            read(r#"{"base": 60, "increment": 2}"#),
+            columns(60_000, 2_000)
+        );
+        assert_eq!(read(r#"{"days": 0.5}"#), columns(43_200_000, 0));
+        for mixed in [
+            r#"{"base": 60, "days": null}"#,
+            r#"{"days": 1, "base": null}"#,
+            r#"{"days": 1, "increment": null}"#,
+            r#"{}"#,
+        ] {
+            assert_eq!(read(mixed), Err(ClockError::Shape), "{mixed}");
+        }
+        assert_eq!(read(r#"{"base": null}"#), Err(ClockError::Base));
+        assert_eq!(read(r#"{"days": null}"#), Err(ClockError::Days));
     }
 
     #[test]

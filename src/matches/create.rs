@@ -71,7 +71,7 @@ impl Matches {
                 if mode != Mode::Duel {
                     return Err(ClockError::Solo);
                 }
-                TimeControl::parse(c.base, c.increment, c.days)
+                TimeControl::try_from(c)
             })
             .transpose()
             .map_err(MatchError::InvalidClock)?;

@@ -280,8 +280,11 @@ fn render_match(
             "{json}/picture.png?size={PAGE_PICTURE}&v={}",
             m.version.get()
         ),
-        dimensions: qipan_picture::dimensions(&m.position, &options)
-            .map_err(super::picture::problem)?,
+        dimensions: match super::picture::panel(snapshot) {
+            Some(panel) => qipan_picture::duel_dimensions(&m.position, &options, &panel),
+            None => qipan_picture::dimensions(&m.position, &options),
+        }
+        .map_err(super::picture::problem)?,
         links,
         code: None,
     }

@@ -99,17 +99,35 @@ pub struct CreateRequest {
     pub clock: Option<ClockRequest>,
 }
 
-/// The `clock` of `POST /v1/matches`: `{"base", "increment"}` in seconds
-/// (Fischer) or `{"days"}` (correspondence); fractions are allowed.
+/// The `clock` of `POST /v1/matches` and `POST /v1/lobby/seeks`:
+/// `{"base", "increment"}` in seconds (Fischer) or `{"days"}`
+/// (correspondence); fractions are allowed. Each member is kept as sent —
+/// absent (`None`), `null` (`Some(None)`) or a number — because the two
+/// shapes are told apart by which members are there: `{"base": 60, "days":
+/// null}` is neither.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClockRequest {
     /// Fischer: each side's time at the start, in seconds.
-    pub base: Option<f64>,
-    /// Fischer: seconds added after each timed move (0 by default).
-    pub increment: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    pub base: Option<Option<f64>>,
+    /// Fischer: seconds added after each timed move (0 when absent or
+    /// null).
+    #[serde(default, deserialize_with = "present")]
+    pub increment: Option<Option<f64>>,
     /// Correspondence: days per move.
-    pub days: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    pub days: Option<Option<f64>>,
+}
+
+/// A member that is there, `null` or not (`#[serde(default)]` makes an
+/// absent one `None`).
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
 }
 
 /// What a claim asks for.

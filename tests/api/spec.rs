@@ -1747,3 +1747,19 @@ pub fn assert_event_conforms(kind: &str, data: &Value) {
         "event {kind}: its data does not match {schema}: {errors:?}\n{data}"
     );
 }
+
+/// Panics when a WebSocket message does not match the schema `name` of
+/// openapi.yaml (`WsCommand` for what a client sends, `WsAck` or
+/// `WsProblem` for the answers).
+#[track_caller]
+pub fn assert_ws_conforms(name: &str, message: &Value) {
+    let schema = format!("/components/schemas/{name}");
+    let errors: Vec<String> = validator(&schema)
+        .iter_errors(message)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "WebSocket message does not match {schema}: {errors:?}\n{message}"
+    );
+}
