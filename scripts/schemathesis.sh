@@ -217,6 +217,11 @@ match({"game": "xiangqi"}, join=True, moves=[("red", ["h2e2"]), ("black", ["h9g7
 match({"game": "gomoku", "variant": "renju"}, join=True,
       moves=[("black", ["h8"]), ("white", ["h9"]), ("black", ["i8"])])
 match({"game": "quoridor"})
+# Timed duels with names: a Fischer one under way (its picture has clocks),
+# and a correspondence one.
+match({"game": "xiangqi", "name": "Lin", "clock": {"base": 600, "increment": 5}}, join=True,
+      moves=[("red", ["h2e2"]), ("black", ["h9g7"]), ("red", ["h0g2"])])
+match({"game": "gomoku", "name": "Wei", "clock": {"days": 3}})
 match({"game": "gomoku", "seat": "white"})
 match({"game": "2048", "seed": 42}, moves=[("solo", ["left", "up"])])
 match({"game": "tetris", "seed": 7}, moves=[("solo", ["left", "hard"])])
@@ -426,11 +431,12 @@ parameters = { "body.game" = { dictionary = "games", probability = 0.8 }, "body.
 # cannot state: a state code of another game (the code schema is the union
 # of the five games'), a variant, size, seed, format or picture side the
 # game does not have, a \`last\` move or \`from\` code that does not fit, an
-# invite sent in neither the body nor the query (400); a move that is not
-# legal where it stands, a ply that is not kept (422); an If-Match naming a
-# version the match is no longer at (412).
+# invite sent in neither the body nor the query, a display name that is no
+# SeatName (blank, or with a control character or a bidirectional override)
+# (400); a move that is not legal where it stands, a ply that is not kept
+# (422); an If-Match naming a version the match is no longer at (412).
 [[operations]]
-include-operation-id = ["statePage", "start", "read", "export", "pictureSvg", "picturePng", "import", "matchPictureSvg", "matchPicturePng", "createMatch", "openSeek", "joinMatch", "declineInvite"]
+include-operation-id = ["statePage", "start", "read", "export", "pictureSvg", "picturePng", "import", "matchPictureSvg", "matchPicturePng", "createMatch", "openSeek", "takeSeek", "joinMatch", "declineInvite"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", 400, 401, 403, 404, 409, 429, "5xx"]
 
 [[operations]]
@@ -442,7 +448,7 @@ include-operation-id = "playMatch"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", 401, 403, 404, 409, 412, 422, 429, "5xx"]
 
 [[operations]]
-include-operation-id = ["undoMatch", "acceptUndo", "declineUndo", "resignMatch", "inviteAgain", "withdrawInvites"]
+include-operation-id = ["undoMatch", "acceptUndo", "declineUndo", "resignMatch", "inviteAgain", "withdrawInvites", "offerDraw", "acceptDraw", "declineDraw", "claimMatch"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", 401, 403, 404, 409, 412, 429, "5xx"]
 
 # Fork also refuses (400) a ply written with a fraction, \`2.0\`, which JSON

@@ -172,6 +172,12 @@ pub struct Settings {
     /// `10m`).
     #[arg(long, global = true, env = "QIPAN_SEEK_TTL", default_value = "10m", value_parser = humantime::parse_duration)]
     pub seek_ttl: Duration,
+
+    /// How long the side to move of a duel must have been away (no stream
+    /// of theirs open) and without moving before the other seat may claim
+    /// the win or a draw (e.g. `2m`).
+    #[arg(long, global = true, env = "QIPAN_ABANDON_AFTER", default_value = "2m", value_parser = humantime::parse_duration)]
+    pub abandon_after: Duration,
 }
 
 impl Settings {
@@ -190,6 +196,7 @@ impl Settings {
             body_timeout: Duration::from_secs(10),
             keep_alive: Duration::from_millis(500),
             seek_ttl: Duration::from_secs(600),
+            abandon_after: Duration::from_secs(120),
             // Tests that are about limits turn them on.
             rate_creates: 0,
             rate_writes: 0,
@@ -211,6 +218,7 @@ impl Settings {
             presence_grace: self.presence_grace,
             keep_alive: self.keep_alive,
             seek_ttl: self.seek_ttl,
+            abandon_after: self.abandon_after,
         }
     }
 
@@ -242,4 +250,6 @@ pub struct LiveSettings {
     pub keep_alive: Duration,
     /// How long a seek stays open at most.
     pub seek_ttl: Duration,
+    /// How long the side to move must have been away before a claim.
+    pub abandon_after: Duration,
 }

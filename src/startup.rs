@@ -347,6 +347,18 @@ fn match_routes() -> actix_web::Scope {
             web::post().to(m::decline_undo),
         ))
         .service(resource("/{id}/resign", POST, web::post().to(m::resign)))
+        .service(resource("/{id}/draw", POST, web::post().to(m::offer_draw)))
+        .service(resource(
+            "/{id}/draw/accept",
+            POST,
+            web::post().to(m::accept_draw),
+        ))
+        .service(resource(
+            "/{id}/draw/decline",
+            POST,
+            web::post().to(m::decline_draw),
+        ))
+        .service(resource("/{id}/claim", POST, web::post().to(m::claim)))
         .service(resource("/{id}/fork", POST, web::post().to(m::fork)))
         .service(
             web::resource("/{id}/join")

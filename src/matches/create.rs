@@ -2,11 +2,12 @@
 
 use qipan_rules::AnyPosition;
 
+use super::clock::{Clock, ClockError, TimeControl};
 use super::events::{Change, EventKind, MatchEvent};
 use super::read::{invite_view, render, Shown};
 use super::{
     seat_of, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Parent, Seat,
-    SeatSlot, Secret, Timestamp, Token, Version,
+    SeatName, SeatSlot, Secret, Timestamp, Token, Version,
 };
 use crate::games;
 use crate::storage::matches as store;
@@ -19,8 +20,9 @@ impl Matches {
     ///
     /// # Errors
     ///
-    /// `UnknownGame`, `FromWithStart`, `SoloOnly`, `UnknownSeat`; the
-    /// game's refusal of a code, variant, seed or size; storage errors.
+    /// `UnknownGame`, `FromWithStart`, `SoloOnly`, `UnknownSeat`,
+    /// `InvalidName`, `InvalidClock`; the game's refusal of a code,
+    /// variant, seed or size; storage errors.
     #[tracing::instrument(skip_all, fields(game = %req.game))]
     pub async fn create(&self, req: &CreateRequest, base: &str) -> Result<Outcome, MatchError> {
         let kind = games::kind(&req.game).map_err(|_| MatchError::UnknownGame(req.game.clone()))?;
@@ -61,6 +63,18 @@ impl Matches {
             (None, Mode::Duel) => Seat::Side(position.to_move()),
             (None, Mode::Solo) => Seat::Solo,
         };
+        let name = display_name(req.name.as_deref())?;
+        let control = req
+            .clock
+            .as_ref()
+            .map(|c| {
+                if mode != Mode::Duel {
+                    return Err(ClockError::Solo);
+                }
+                TimeControl::try_from(c)
+            })
+            .transpose()
+            .map_err(MatchError::InvalidClock)?;
         let id = MatchId::random();
         let now = Timestamp::now();
         let token = Secret::token()?;
@@ -70,6 +84,7 @@ impl Matches {
             if seat == mine {
                 seats.push(SeatSlot {
                     seat,
+                    name: name.clone(),
                     token: Some(token.hash()),
                     invite: None,
                     joined_at: Some(now),
@@ -79,6 +94,7 @@ impl Matches {
                 let invite = Secret::invite()?;
                 seats.push(SeatSlot {
                     seat,
+                    name: None,
                     token: None,
                     invite: Some(invite.hash()),
                     joined_at: None,
@@ -87,7 +103,8 @@ impl Matches {
                 invites.push(invite_view(base, id, seat, &invite));
             }
         }
-        let m = new_match(id, kind, mode, position, 0, None, now);
+        let mut m = new_match(id, kind, mode, position, 0, None, now);
+        m.clock = control.map(Clock::new);
         store::insert(&mut *self.db.acquire().await?, &m, &seats).await?;
         let shown = Shown {
             seat: mine,
@@ -102,19 +119,23 @@ impl Matches {
         })
     }
 
-    /// `POST /v1/matches/{id}/join`
+    /// `POST /v1/matches/{id}/join`, with the joining player's display
+    /// name.
     ///
     /// # Errors
     ///
-    /// `NoInvite`, `InvalidInvite`, `SeatTaken`; storage errors.
-    #[tracing::instrument(skip(self, invite, base))]
+    /// `NoInvite`, `InvalidName`, `InvalidInvite`, `SeatTaken`; storage
+    /// errors.
+    #[tracing::instrument(skip(self, invite, name, base))]
     pub async fn join(
         &self,
         id: MatchId,
         invite: Option<&str>,
+        name: Option<&str>,
         base: &str,
     ) -> Result<Outcome, MatchError> {
         let invite = Secret::presented(invite.ok_or(MatchError::NoInvite)?);
+        let name = display_name(name)?;
         // A lost race is read again: the seat may have been taken meanwhile.
         for _ in 0..3 {
             let mut conn = self.db.acquire().await?;
@@ -137,7 +158,13 @@ impl Matches {
             let seat = seats[i].seat;
             let read_at = m.version;
             m.updated_at = Timestamp::now();
-            let joined = MatchEvent::new(&m, read_at.next(), Change::by(EventKind::Joined, seat));
+            seats[i].name = name.clone();
+            let joined = MatchEvent::new(
+                &m,
+                &seats,
+                read_at.next(),
+                Change::by(EventKind::Joined, seat),
+            );
             let backend = self.db.backend();
             match store::take_seat(
                 &mut conn,
@@ -146,6 +173,7 @@ impl Matches {
                 read_at,
                 seat,
                 &token.hash(),
+                name.as_ref(),
                 &joined,
             )
             .await
@@ -249,6 +277,7 @@ impl Matches {
         );
         let seats = [SeatSlot {
             seat: Seat::Solo,
+            name: None,
             token: Some(token.hash()),
             invite: None,
             joined_at: Some(now),
@@ -294,8 +323,22 @@ pub(super) fn new_match(
         ply,
         version: Version::FIRST,
         undo: None,
+        draw: None,
+        clock: None,
+        moved_at: now,
         parent,
         created_at: now,
         updated_at: now,
     }
+}
+
+/// A display name as sent in a create or join body.
+///
+/// # Errors
+///
+/// [`MatchError::InvalidName`].
+pub(super) fn display_name(text: Option<&str>) -> Result<Option<SeatName>, MatchError> {
+    text.map(SeatName::parse)
+        .transpose()
+        .map_err(MatchError::InvalidName)
 }

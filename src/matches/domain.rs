@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use qipan_rules::{AnyPlayer, AnyPosition, EndReason, GameKind, Status};
 
+use super::clock::{Clock, Millis};
 use super::id::{MatchId, SecretHash};
 
 /// The most moves a match keeps.
@@ -159,11 +160,88 @@ impl Seat {
     }
 }
 
+/// The longest display name of a seat, in characters (Unicode scalar
+/// values, after NFC normalisation).
+pub const NAME_MAX: usize = 32;
+
+/// The display name of a seat, chosen when it is taken: trimmed, NFC
+/// normalised, 1 to [`NAME_MAX`] characters, without control characters,
+/// line or paragraph separators or bidirectional overrides (which could make
+/// a name display as another).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SeatName(String);
+
+/// Why a display name is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// Nothing but white space.
+    #[error("is empty: leave it out, or give 1 to 32 characters")]
+    Empty,
+    /// Over [`NAME_MAX`] characters.
+    #[error("is longer than 32 characters")]
+    TooLong,
+    /// A control character, a line or paragraph separator.
+    #[error("holds a control character (a line break, a tab, …): a name is one line of text")]
+    Control,
+    /// A bidirectional embedding, override or isolate.
+    #[error("holds a bidirectional override (U+202A–U+202E, U+2066–U+2069), which could make it display as another name")]
+    Bidi,
+}
+
+impl SeatName {
+    /// A name as a client sent it.
+    ///
+    /// # Errors
+    ///
+    /// [`NameError`] naming the rule it breaks.
+    pub fn parse(text: &str) -> Result<SeatName, NameError> {
+        use unicode_normalization::UnicodeNormalization;
+        let text: String = text.trim().nfc().collect();
+        if text.is_empty() {
+            return Err(NameError::Empty);
+        }
+        if text.chars().count() > NAME_MAX {
+            return Err(NameError::TooLong);
+        }
+        if text
+            .chars()
+            .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+        {
+            return Err(NameError::Control);
+        }
+        if text
+            .chars()
+            .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+        {
+            return Err(NameError::Bidi);
+        }
+        Ok(SeatName(text))
+    }
+
+    /// A name as stored (written by [`SeatName::parse`]).
+    pub fn stored(text: String) -> SeatName {
+        SeatName(text)
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SeatName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// A seat, and who holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatSlot {
     /// The seat.
     pub seat: Seat,
+    /// The display name its holder chose, if any.
+    pub name: Option<SeatName>,
     /// The hash of its token, once taken.
     pub token: Option<SecretHash>,
     /// The hash of its invite, while open.
@@ -182,6 +260,14 @@ pub enum MatchEnd {
     Rules(EndReason),
     /// A seat resigned.
     Resigned,
+    /// The flag of the side to move fell: the other side wins, or draws
+    /// when it cannot win ([`super::clock::can_win`]).
+    Timeout,
+    /// Both seats agreed to a draw.
+    Agreement,
+    /// The side to move left and did not move: the other seat claimed the
+    /// win or a draw.
+    Abandoned,
 }
 
 impl MatchEnd {
@@ -190,6 +276,9 @@ impl MatchEnd {
         match self {
             MatchEnd::Rules(r) => r.as_str(),
             MatchEnd::Resigned => "resigned",
+            MatchEnd::Timeout => "timeout",
+            MatchEnd::Agreement => "agreement",
+            MatchEnd::Abandoned => "abandoned",
         }
     }
 
@@ -197,6 +286,9 @@ impl MatchEnd {
     pub fn parse(s: &str) -> Option<MatchEnd> {
         match s {
             "resigned" => Some(MatchEnd::Resigned),
+            "timeout" => Some(MatchEnd::Timeout),
+            "agreement" => Some(MatchEnd::Agreement),
+            "abandoned" => Some(MatchEnd::Abandoned),
             _ => s.parse().ok().map(MatchEnd::Rules),
         }
     }
@@ -252,6 +344,18 @@ impl MatchStatus {
     /// Whether a seat resigned.
     pub fn is_resigned(self) -> bool {
         self.reason() == Some(MatchEnd::Resigned)
+    }
+
+    /// Whether the match was ended by a seat or a clock rather than by the
+    /// rules of the position (resigned, timed out, agreed, abandoned): a
+    /// solo undo cannot take such an end back.
+    pub fn ended_off_the_board(self) -> bool {
+        match self.reason() {
+            Some(MatchEnd::Rules(_)) | None => false,
+            Some(
+                MatchEnd::Resigned | MatchEnd::Timeout | MatchEnd::Agreement | MatchEnd::Abandoned,
+            ) => true,
+        }
     }
 
     /// How it ended, once it has.
@@ -326,6 +430,13 @@ pub struct Match {
     pub status: MatchStatus,
     /// A pending takeback offer.
     pub undo: Option<UndoOffer>,
+    /// The seat offering a draw, if one is pending.
+    pub draw: Option<Seat>,
+    /// The duel's clock, when it has a time control.
+    pub clock: Option<Clock>,
+    /// When the position last changed (a move or a takeback): the side to
+    /// move has been thinking since then.
+    pub moved_at: Timestamp,
     /// The match it was forked from.
     pub parent: Option<Parent>,
     /// When it was created.
@@ -341,13 +452,40 @@ impl Match {
     }
 
     /// Moves the match to `position` at `ply` (a play or a takeback): its
-    /// status comes from the rules, and any takeback offer is withdrawn.
+    /// status comes from the rules, and any takeback or draw offer is
+    /// withdrawn.
     pub fn set_position(&mut self, position: AnyPosition, code: String, ply: i64) {
         self.status = MatchStatus::of(position.status());
         self.position = position;
         self.code = code;
         self.ply = ply;
         self.undo = None;
+        self.draw = None;
+    }
+
+    /// Where the side to move stands in the game's order of players.
+    pub fn to_move_slot(&self) -> usize {
+        super::clock::slot(self.game, self.to_move())
+    }
+
+    /// When the flag of the side to move falls, while its clock runs.
+    pub fn deadline(&self) -> Option<Timestamp> {
+        match self.status {
+            MatchStatus::Ongoing => self.clock.and_then(|c| c.deadline(self.to_move_slot())),
+            MatchStatus::Won { .. } | MatchStatus::Drawn { .. } | MatchStatus::Over { .. } => None,
+        }
+    }
+
+    /// Ends the match, clocks stopped at `now`; offers are cleared.
+    pub fn end(&mut self, status: MatchStatus, now: Timestamp) {
+        let slot = self.to_move_slot();
+        if let Some(clock) = &mut self.clock {
+            clock.stop(slot, now);
+        }
+        self.status = status;
+        self.undo = None;
+        self.draw = None;
+        self.updated_at = now;
     }
 }
 
@@ -368,4 +506,7 @@ pub struct KeptMove {
     pub code_after: String,
     /// When.
     pub played_at: Timestamp,
+    /// In a timed duel, each side's time left as the move's turn began (the
+    /// clocks at ply `ply - 1`), which a takeback to that ply restores.
+    pub clock_before: Option<[Millis; 2]>,
 }

@@ -5,7 +5,10 @@ use std::fmt;
 
 use qipan_rules::GameKind;
 
-use super::domain::{MatchStatus, Mode, Seat, UndoOffer, Version, HISTORY_CAP};
+use super::clock::ClockError;
+use super::domain::{
+    MatchStatus, Mode, NameError, Seat, Timestamp, UndoOffer, Version, HISTORY_CAP,
+};
 use super::id::{MatchId, NoRandomness};
 use crate::games::GameError;
 use crate::storage::StorageError;
@@ -120,6 +123,21 @@ pub enum MatchError {
         /// What is wrong with it.
         why: &'static str,
     },
+    /// A seat's display name that breaks its rules.
+    #[error("name {0}")]
+    InvalidName(NameError),
+    /// A time control that breaks its rules.
+    #[error(transparent)]
+    InvalidClock(ClockError),
+    /// No draw is on offer.
+    #[error("no draw is on offer in this match")]
+    NoDrawOffer,
+    /// A seat tried to accept its own draw offer.
+    #[error("{} offered this draw: the other seat accepts it (or withdraw it with /draw/decline)", .0.as_str())]
+    OwnDrawOffer(Seat),
+    /// A claim against a seat that left, when the conditions do not hold.
+    #[error("{0}")]
+    CannotClaim(ClaimRefusal),
     /// No seek has this id.
     #[error("no seek has the id {0:?}")]
     UnknownSeek(String),
@@ -162,6 +180,12 @@ pub enum Refused {
     Resign,
     /// Inviting, or answering an invitation.
     Invite,
+    /// Answering a takeback offer.
+    AnswerUndo,
+    /// Offering or answering a draw.
+    Draw,
+    /// Claiming a win or a draw.
+    Claim,
 }
 
 impl fmt::Display for Refused {
@@ -172,7 +196,72 @@ impl fmt::Display for Refused {
             Refused::UndoResigned => "a resigned match cannot be undone",
             Refused::Resign => "the match cannot be resigned",
             Refused::Invite => "no one can be invited",
+            Refused::AnswerUndo => "no takeback can be answered",
+            Refused::Draw => "no draw can be offered or answered",
+            Refused::Claim => "nothing can be claimed",
         })
+    }
+}
+
+/// Why a claim against a seat that left is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimRefusal {
+    /// The claimant is the side to move: it plays, it does not claim.
+    OwnTurn,
+    /// The side to move has a stream open (it is online).
+    OpponentOnline(Seat),
+    /// The side to move has not been away long enough.
+    TooSoon {
+        /// The seat to move.
+        seat: Seat,
+        /// When a claim may be made, if it stays away.
+        claimable_at: Timestamp,
+    },
+    /// Nobody has taken the other seat.
+    OpponentNotSeated(Seat),
+    /// A correspondence duel: its move deadline ends the match.
+    Correspondence,
+}
+
+impl ClaimRefusal {
+    /// The rule that does not hold, in kebab case (the problem's `reason`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaimRefusal::OwnTurn => "own-turn",
+            ClaimRefusal::OpponentOnline(_) => "opponent-online",
+            ClaimRefusal::TooSoon { .. } => "too-soon",
+            ClaimRefusal::OpponentNotSeated(_) => "opponent-not-seated",
+            ClaimRefusal::Correspondence => "correspondence",
+        }
+    }
+}
+
+impl fmt::Display for ClaimRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClaimRefusal::OwnTurn => f.write_str(
+                "it is your turn: a claim is made against the side to move, when it has left",
+            ),
+            ClaimRefusal::OpponentOnline(seat) => write!(
+                f,
+                "{} is online (a stream of theirs is open): a claim needs them gone",
+                seat.as_str()
+            ),
+            ClaimRefusal::TooSoon { seat, claimable_at } => write!(
+                f,
+                "{} has not been away long enough: a claim can be made from {} if they stay away",
+                seat.as_str(),
+                claimable_at.rfc3339()
+            ),
+            ClaimRefusal::OpponentNotSeated(seat) => write!(
+                f,
+                "nobody has taken the seat {}: there is no opponent to claim against",
+                seat.as_str()
+            ),
+            ClaimRefusal::Correspondence => {
+                f.write_str("a correspondence duel ends by its move deadline, not by a claim")
+            }
+        }
     }
 }
 

@@ -5,7 +5,8 @@
 
 use qipan_rules::AnyPlayer;
 
-use super::domain::{Match, MatchStatus, Seat, Timestamp, Version};
+use super::clock::Reading;
+use super::domain::{Match, MatchStatus, Seat, SeatName, SeatSlot, Timestamp, Version};
 
 /// How many events a match keeps for replay.
 pub const EVENT_CAP: i64 = 200;
@@ -33,11 +34,21 @@ pub enum EventKind {
     InviteDeclined,
     /// A seat withdrew the open invites.
     InviteWithdrawn,
+    /// The flag of the side to move fell: the match is over.
+    Timeout,
+    /// A duel seat offered a draw.
+    DrawOffered,
+    /// A draw offer was declined or withdrawn.
+    DrawDeclined,
+    /// A draw offer was accepted: the match is drawn.
+    DrawAgreed,
+    /// A seat claimed the win or a draw against a side that left.
+    Claimed,
 }
 
 impl EventKind {
     /// Every kind.
-    pub const ALL: [EventKind; 10] = [
+    pub const ALL: [EventKind; 15] = [
         EventKind::Move,
         EventKind::Over,
         EventKind::Undo,
@@ -48,6 +59,11 @@ impl EventKind {
         EventKind::Invited,
         EventKind::InviteDeclined,
         EventKind::InviteWithdrawn,
+        EventKind::Timeout,
+        EventKind::DrawOffered,
+        EventKind::DrawDeclined,
+        EventKind::DrawAgreed,
+        EventKind::Claimed,
     ];
 
     /// Its name: the SSE `event:` field.
@@ -63,6 +79,11 @@ impl EventKind {
             EventKind::Invited => "invited",
             EventKind::InviteDeclined => "invite-declined",
             EventKind::InviteWithdrawn => "invite-withdrawn",
+            EventKind::Timeout => "timeout",
+            EventKind::DrawOffered => "draw-offered",
+            EventKind::DrawDeclined => "draw-declined",
+            EventKind::DrawAgreed => "draw-agreed",
+            EventKind::Claimed => "claimed",
         }
     }
 
@@ -109,6 +130,17 @@ impl Change {
             note: None,
         }
     }
+
+    /// A change nobody made (a clock's).
+    pub fn of(kind: EventKind) -> Change {
+        Change {
+            kind,
+            seat: None,
+            moves: Vec::new(),
+            back_to: None,
+            note: None,
+        }
+    }
 }
 
 /// One stored event.
@@ -134,14 +166,25 @@ pub struct MatchEvent {
     pub back_to: Option<i64>,
     /// For a declined invitation: the reason given.
     pub note: Option<String>,
+    /// The display name of the seat that did it, if it has one.
+    pub name: Option<SeatName>,
+    /// A timed duel's clock after it.
+    pub clock: Option<Reading>,
     /// When.
     pub at: Timestamp,
 }
 
 impl MatchEvent {
     /// The event of `change` on `m` as it stands after the change, made by
-    /// the write that gives it `version`.
-    pub fn new(m: &Match, version: Version, change: Change) -> MatchEvent {
+    /// the write that gives it `version`; the seat's name is read from
+    /// `seats`.
+    pub fn new(m: &Match, seats: &[SeatSlot], version: Version, change: Change) -> MatchEvent {
+        let name = change.seat.and_then(|seat| {
+            seats
+                .iter()
+                .find(|s| s.seat == seat)
+                .and_then(|s| s.name.clone())
+        });
         MatchEvent {
             version,
             kind: change.kind,
@@ -153,6 +196,8 @@ impl MatchEvent {
             moves: change.moves,
             back_to: change.back_to,
             note: change.note,
+            name,
+            clock: m.clock.map(|c| c.reading()),
             at: m.updated_at,
         }
     }

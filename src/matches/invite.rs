@@ -133,11 +133,13 @@ impl Matches {
         change: impl FnOnce(&mut [SeatSlot]) -> Result<Vec<(Seat, Option<SecretHash>)>, MatchError>,
     ) -> Result<(Match, Vec<SeatSlot>, Seat), MatchError> {
         let mut conn = self.db.acquire().await?;
-        let (mut m, mut seats, seat) = Self::load_seated(&mut conn, id, token, pre).await?;
+        let (mut m, mut seats, seat) = self
+            .load_seated(&mut conn, id, token, pre, Refused::Invite, Timestamp::now())
+            .await?;
         Self::invitable(&m)?;
         let invites = change(&mut seats)?;
         m.updated_at = Timestamp::now();
-        let event = MatchEvent::new(&m, m.version.next(), Change::by(kind, seat));
+        let event = MatchEvent::new(&m, &seats, m.version.next(), Change::by(kind, seat));
         m.version = self
             .write_invites(&mut conn, &m, pre, &invites, &event)
             .await?;
@@ -181,7 +183,7 @@ impl Matches {
             note,
             ..Change::by(EventKind::InviteDeclined, seats[i].seat)
         };
-        let event = MatchEvent::new(&m, m.version.next(), change);
+        let event = MatchEvent::new(&m, &seats, m.version.next(), change);
         let voided = [(seats[i].seat, None)];
         m.version = self
             .write_invites(&mut conn, &m, &Precondition::Any, &voided, &event)

@@ -20,7 +20,7 @@ use super::read::render;
 use super::{MatchError, MatchId, Matches, Seat, SeatSlot, Version};
 use crate::games::share_url;
 use crate::storage::matches as store;
-use crate::wire::matches::{EventMoveView, EventView, PresenceView};
+use crate::wire::matches::{ClockView, EventMoveView, EventView, PresenceView};
 
 /// A keep-alive ticker: every `period` (`--keep-alive`) of silence a feed
 /// sends a keep-alive and looks at the database, in case a wake-up was
@@ -301,6 +301,7 @@ fn event_frame(e: &MatchEvent, game: GameKind, base: &str) -> Result<Frame, Matc
         kind: e.kind.as_str(),
         version: e.version.get(),
         seat: e.seat.map(|s| s.as_str()),
+        name: e.name.as_ref().map(|n| n.as_str()),
         ply: e.ply,
         code: &e.code,
         url: share_url(base, game, &e.code),
@@ -323,6 +324,7 @@ fn event_frame(e: &MatchEvent, game: GameKind, base: &str) -> Result<Frame, Matc
                 ply,
             }),
         note: e.note.as_deref(),
+        clock: e.clock.map(|c| ClockView::of(game, e.to_move, c)),
     };
     Ok(Frame::new(
         e.kind.as_str(),

@@ -16,20 +16,21 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::Mutex;
 
-use super::create::new_match;
+use super::clock::{Clock, TimeControl};
+use super::create::{display_name, new_match};
 use super::hub::{Hub, Signal};
 use super::live::{keep_alive, Frame, Item, Live};
 use super::presence::Tally;
 use super::read::{match_url, render, Shown};
 use super::{
-    MatchError, MatchId, Matches, Mode, Outcome, Seat, SeatSlot, Secret, SecretHash, Timestamp,
-    Token,
+    MatchError, MatchId, Matches, Mode, Outcome, Seat, SeatName, SeatSlot, Secret, SecretHash,
+    Timestamp, Token,
 };
 use crate::games;
 use crate::storage::lobby as store;
 use crate::storage::Database;
 use crate::wire::lobby::{
-    LobbyView, MatchedView, SeekClosedView, SeekCreatedView, SeekRequest, SeekView,
+    LobbyView, MatchedView, SeekClosedView, SeekCreatedView, SeekRequest, SeekView, TakeRequest,
 };
 use crate::wire::StartQuery;
 
@@ -115,6 +116,10 @@ pub struct Seek {
     pub size: Option<u8>,
     /// The side the seeker plays; random when `None`.
     pub side: Option<AnyPlayer>,
+    /// The seeker's display name, the name of its seat in the duel.
+    pub name: Option<SeatName>,
+    /// The duel's time control.
+    pub control: Option<TimeControl>,
     /// The hash of the seeker's token.
     pub token: SecretHash,
     /// Where it stands (as stored: see [`Seek::state_at`]).
@@ -147,6 +152,8 @@ impl Seek {
             variant: self.variant.clone(),
             size: self.size,
             side: self.side.map_or("random", |p| p.as_str()),
+            name: self.name.as_ref().map(|n| n.as_str().to_owned()),
+            clock: self.control.map(Into::into),
             take_url: format!("{url}/take"),
             url,
             created_at: self.created_at.rfc3339(),
@@ -181,8 +188,10 @@ impl Matches {
     ///
     /// # Errors
     ///
-    /// `UnknownGame`, `InvalidText` (a one-player game), `UnknownSeat` (a side the game does not
-    /// have), the game's refusal of the variant or size; storage errors.
+    /// `UnknownGame`, `InvalidText` (a one-player game), `UnknownSeat` (a
+    /// side the game does not have), `InvalidName`, `InvalidClock` (as in
+    /// `POST /v1/matches`), the game's refusal of the variant or size;
+    /// storage errors.
     #[tracing::instrument(skip_all, fields(game = %req.game))]
     pub async fn seek(
         &self,
@@ -214,6 +223,13 @@ impl Matches {
                 }
             },
         };
+        let name = display_name(req.name.as_deref())?;
+        let control = req
+            .clock
+            .as_ref()
+            .map(TimeControl::try_from)
+            .transpose()
+            .map_err(MatchError::InvalidClock)?;
         let token = Secret::token()?;
         let now = Timestamp::now();
         let seek = Seek {
@@ -222,6 +238,8 @@ impl Matches {
             variant: req.variant.clone(),
             size: req.size,
             side,
+            name,
+            control,
             token: token.hash(),
             state: SeekState::Open,
             taken: None,
@@ -255,16 +273,25 @@ impl Matches {
         serde_json::to_vec(&view).map_err(MatchError::Render)
     }
 
-    /// `POST /v1/lobby/seeks/{id}/take`: creates the duel, seats the seeker
-    /// (with the seek's token) and the taker (with a new token, in the
-    /// answer), and closes the seek.
+    /// `POST /v1/lobby/seeks/{id}/take`: creates the duel (with the seek's
+    /// time control), seats the seeker (with the seek's token and name) and
+    /// the taker (with a new token, in the answer, and the name it gives),
+    /// and closes the seek.
     ///
     /// # Errors
     ///
-    /// `UnknownSeek`, `OwnSeek`, `SeekClosed`; storage errors.
-    #[tracing::instrument(skip(self, token, base))]
-    pub async fn take(&self, id: &str, token: &Token, base: &str) -> Result<Outcome, MatchError> {
+    /// `UnknownSeek`, `InvalidName`, `OwnSeek`, `SeekClosed`; storage
+    /// errors.
+    #[tracing::instrument(skip(self, token, req, base))]
+    pub async fn take(
+        &self,
+        id: &str,
+        token: &Token,
+        req: &TakeRequest,
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
         let id: SeekId = id.parse()?;
+        let taker_name = display_name(req.name.as_deref())?;
         let mut conn = self.db.acquire().await?;
         let seek = self.load_seek(&mut conn, id).await?;
         let now = Timestamp::now();
@@ -286,14 +313,15 @@ impl Matches {
         let seats: Vec<SeatSlot> = Seat::all(seek.game, Mode::Duel)
             .into_iter()
             .map(|seat| {
-                let token = if seat == Seat::Side(mine) {
-                    seek.token.clone()
+                let (token, name) = if seat == Seat::Side(mine) {
+                    (seek.token.clone(), seek.name.clone())
                 } else {
                     taker = Some(seat);
-                    taker_token.hash()
+                    (taker_token.hash(), taker_name.clone())
                 };
                 SeatSlot {
                     seat,
+                    name,
                     token: Some(token),
                     invite: None,
                     joined_at: Some(now),
@@ -302,7 +330,7 @@ impl Matches {
             })
             .collect();
         let taker = taker.ok_or(MatchError::OwnSeek)?;
-        let m = new_match(
+        let mut m = new_match(
             MatchId::random(),
             seek.game,
             Mode::Duel,
@@ -311,6 +339,7 @@ impl Matches {
             None,
             now,
         );
+        m.clock = seek.control.map(Clock::new);
         if !store::take(&mut conn, id, &m, &seats, Seat::Side(mine), now).await? {
             let seek = self.load_seek(&mut conn, id).await?;
             return Err(MatchError::SeekClosed(seek.state_at(Timestamp::now())));

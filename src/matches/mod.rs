@@ -5,6 +5,9 @@
 //! - [`id`]: match ids, seat tokens and invites, and their hashes.
 //! - [`create`]: new matches: create, join, fork.
 //! - [`moves`]: what seats do to a match: play, undo, takebacks, resign.
+//! - [`clock`]: time controls, clocks and the flag-fall rule; [`sweeper`]
+//!   ends the matches whose flag fell without anyone asking.
+//! - [`draw`]: draw offers; [`claim`]: claims against a seat that left.
 //! - [`read`]: the match view and its history.
 //! - [`error`]: [`MatchError`], turned into problems at the edge.
 //!
@@ -12,8 +15,11 @@
 //! [`crate::games`]) and writes once, guarded by the version it read
 //! (`storage::matches::write`); the HTTP layer only parses and maps.
 
+mod claim;
+pub mod clock;
 mod create;
 pub mod domain;
+mod draw;
 mod error;
 pub mod events;
 pub mod hub;
@@ -26,12 +32,15 @@ mod offload;
 pub mod presence;
 mod read;
 pub mod retention;
+mod sweeper;
 
+pub use clock::{Clock, Millis, TimeControl};
 pub use domain::{
-    KeptMove, Match, MatchEnd, MatchStatus, Mode, Parent, Seat, SeatSlot, Timestamp, UndoOffer,
-    Version, HISTORY_CAP,
+    KeptMove, Match, MatchEnd, MatchStatus, Mode, NameError, Parent, Seat, SeatName, SeatSlot,
+    Timestamp, UndoOffer, Version, HISTORY_CAP, NAME_MAX,
 };
-pub use error::{MatchError, Missing, Refused};
+pub use draw::Offered;
+pub use error::{ClaimRefusal, MatchError, Missing, Refused};
 pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
 pub use live::{Feed, Frame, Item, Live};
 pub use offload::Runner;
@@ -105,6 +114,7 @@ pub struct Matches {
     seek_holds: lobby::Holds,
     recent: events::RecentEvents,
     live: LiveSettings,
+    alarm: sweeper::Alarm,
 }
 
 impl Matches {
@@ -118,13 +128,15 @@ impl Matches {
             seek_holds: lobby::Holds::default(),
             recent: events::RecentEvents::default(),
             live,
+            alarm: sweeper::Alarm::default(),
         }
     }
 
     /// Starts what live play runs in the background: on PostgreSQL, hearing
     /// the changes other instances make (see [`hub::Hub::listen`]); seat
-    /// presence; and the lobby's sweeper, which closes seeks that expired or
-    /// were left.
+    /// presence; the lobby's sweeper, which closes seeks that expired or
+    /// were left; and the clocks' sweeper, which ends the matches whose flag
+    /// fell.
     ///
     /// # Errors
     ///
@@ -138,6 +150,7 @@ impl Matches {
             presence::Presence::new(self.db.clone(), self.hub.clone(), self.live.presence_grace);
         self.presence.start().await?;
         lobby::sweep(self.db.clone(), self.hub.clone());
+        self.start_sweeper();
         Ok(())
     }
 
@@ -186,15 +199,27 @@ impl Matches {
     }
 
     /// Loads a match for a write by a seat: the token must be one of its
-    /// seats', and `If-Match` must name its version.
+    /// seats', and `If-Match` must name its version. A match whose flag
+    /// fell by `now` is ended by timeout first (whether or not a sweeper has
+    /// got to it), and the request is refused with that end (`refused` says
+    /// what could not be done).
     async fn load_seated(
+        &self,
         conn: &mut AnyConnection,
         id: MatchId,
         token: &Token,
         pre: &Precondition,
+        refused: Refused,
+        now: Timestamp,
     ) -> Result<(Match, Vec<SeatSlot>, Seat), MatchError> {
-        let (m, seats) = Self::load(conn, id).await?;
+        let (mut m, seats) = Self::load(conn, id).await?;
         let seat = seat_of(&seats, token)?;
+        if self.settle_flag(conn, &mut m, &seats, now).await? {
+            return Err(MatchError::Finished {
+                refused,
+                status: m.status,
+            });
+        }
         pre.check(&m)?;
         Ok((m, seats, seat))
     }
@@ -202,18 +227,21 @@ impl Matches {
     /// Writes `m` as it now stands (the caller has set `updated_at`),
     /// mapping a lost race to `stale-version` when the caller named a
     /// version and `write-conflict` otherwise. `m.version` is the version
-    /// read; it is the new one afterwards.
+    /// read; it is the new one afterwards. The event names the seat's
+    /// display name from `seats`.
+    #[allow(clippy::too_many_arguments)]
     async fn write(
         &self,
         conn: &mut AnyConnection,
         m: &mut Match,
+        seats: &[SeatSlot],
         pre: &Precondition,
         truncate_after: Option<i64>,
         moves: &[KeptMove],
         change: events::Change,
     ) -> Result<(), MatchError> {
         let backend = self.db.backend();
-        let event = events::MatchEvent::new(m, m.version.next(), change);
+        let event = events::MatchEvent::new(m, seats, m.version.next(), change);
         match crate::storage::matches::write(
             conn,
             backend,
@@ -229,6 +257,11 @@ impl Matches {
                 m.version = version;
                 self.recent.keep(m.id, event);
                 self.published(m.id, version);
+                if m.deadline().is_some() {
+                    // A new deadline may come before the one the sweeper
+                    // sleeps until.
+                    self.alarm.ring();
+                }
                 Ok(())
             }
             Err(StorageError::Conflict) => Err(pre.lost_race()),

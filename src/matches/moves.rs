@@ -4,18 +4,22 @@
 use qipan_rules::AnyPosition;
 use sqlx::AnyConnection;
 
+use super::clock::{runs_at, slot};
 use super::events::{Change, EventKind, EventMove};
 use super::read::render;
 use super::{
     KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Missing, Mode, Outcome,
-    Precondition, Refused, Seat, Timestamp, Token, UndoOffer, HISTORY_CAP,
+    Precondition, Refused, Seat, SeatSlot, Timestamp, Token, UndoOffer, HISTORY_CAP,
 };
 use crate::games::{self, Batch};
 use crate::storage::matches as store;
 use crate::storage::{Backend, StorageError};
 
 impl Matches {
-    /// `POST /v1/matches/{id}/play`
+    /// `POST /v1/matches/{id}/play`. In a timed duel the mover's clock is
+    /// read at the moment the move is stored; a move that arrives after the
+    /// mover's flag fell ends the match by timeout instead, and is refused
+    /// with that end.
     ///
     /// # Errors
     ///
@@ -34,7 +38,10 @@ impl Matches {
         // read (a stale `If-Match` on it is beside the point).
         games::check_batch(actions)?;
         let mut conn = self.db.acquire().await?;
-        let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        let now = Timestamp::now();
+        let (mut m, seats, seat) = self
+            .load_seated(&mut conn, id, token, &pre, Refused::Play, now)
+            .await?;
         // On SQLite the one connection is not held while the rules run (the
         // version guards the write); on PostgreSQL it is, as each return to
         // the pool costs a round trip.
@@ -51,24 +58,33 @@ impl Matches {
         };
         let batch = Batch { only, record: true };
         let played = games::play(&m.position, actions, batch, base)?;
-        let now = Timestamp::now();
         let first = m.ply + 1;
         let skip = played.count.saturating_sub(HISTORY_CAP as usize);
-        let kept: Vec<KeptMove> = played
-            .plies
-            .iter()
-            .enumerate()
-            .skip(skip)
-            .map(|(i, p)| KeptMove {
-                ply: first + i as i64,
-                seat,
-                side: p.side,
-                action: p.action.clone(),
-                code_before: p.code_before.clone(),
-                code_after: p.code_after.clone(),
-                played_at: now,
-            })
-            .collect();
+        let ends = !MatchStatus::of(played.position.status()).is_ongoing();
+        let mut clock = m.clock;
+        let mut kept = Vec::with_capacity(played.count.min(HISTORY_CAP as usize));
+        for (i, p) in played.plies.iter().enumerate() {
+            let ply = first + i as i64;
+            // Each move is timed as it is stored; the clock runs on once both
+            // sides have moved, unless this move ends the game.
+            let clock_before = clock.map(|c| c.left);
+            if let Some(c) = clock.as_mut() {
+                let last = i + 1 == played.plies.len();
+                c.moved(slot(m.game, p.side), now, runs_at(ply) && !(last && ends));
+            }
+            if i >= skip {
+                kept.push(KeptMove {
+                    ply,
+                    seat,
+                    side: p.side,
+                    action: p.action.clone(),
+                    code_before: p.code_before.clone(),
+                    code_after: p.code_after.clone(),
+                    played_at: now,
+                    clock_before,
+                });
+            }
+        }
         let ply = m.ply + played.count as i64;
         let moves = played
             .plies
@@ -80,8 +96,10 @@ impl Matches {
                 action: p.action.clone(),
             })
             .collect();
-        // A move withdraws any takeback offer.
+        // A move withdraws any takeback or draw offer.
         m.set_position(played.position, played.code, ply);
+        m.clock = clock;
+        m.moved_at = now;
         m.updated_at = now;
         let change = Change {
             kind: if m.status.is_ongoing() {
@@ -98,8 +116,14 @@ impl Matches {
             Some(conn) => conn,
             None => self.db.acquire().await?,
         };
-        self.write(&mut conn, &mut m, &pre, None, &kept, change)
-            .await?;
+        if let Err(lost) = self
+            .write(&mut conn, &mut m, &seats, &pre, None, &kept, change)
+            .await
+        {
+            // Lost to the write that ended the match on time (a sweeper saw
+            // the flag fall while this move was being made): say so.
+            return Err(self.ended_meanwhile(&mut conn, id, lost).await);
+        }
         drop(conn);
         crate::metrics::metrics().moves(played.count);
         Ok(Outcome {
@@ -126,7 +150,16 @@ impl Matches {
         base: &str,
     ) -> Result<(Outcome, bool), MatchError> {
         let mut conn = self.db.acquire().await?;
-        let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        let (mut m, seats, seat) = self
+            .load_seated(
+                &mut conn,
+                id,
+                token,
+                &pre,
+                Refused::OfferUndo,
+                Timestamp::now(),
+            )
+            .await?;
         if m.mode == Mode::Solo {
             if m.status.is_resigned() {
                 return Err(MatchError::Finished {
@@ -136,7 +169,11 @@ impl Matches {
             }
             let ply = m.ply - 1;
             let change = Change::by(EventKind::Undo, seat);
-            self.go_back(&mut conn, &mut m, &pre, ply, Missing::LastMove, change)
+            let back = Back {
+                ply,
+                why: Missing::LastMove,
+            };
+            self.go_back(&mut conn, &mut m, &seats, &pre, back, change)
                 .await?;
             drop(conn);
             return Ok((Self::outcome(&m, &seats, base)?, true));
@@ -168,23 +205,28 @@ impl Matches {
             note: None,
             ..Change::by(EventKind::TakebackOffered, seat)
         };
-        self.write(&mut conn, &mut m, &pre, None, &[], change)
+        self.write(&mut conn, &mut m, &seats, &pre, None, &[], change)
             .await?;
         drop(conn);
         Ok((Self::outcome(&m, &seats, base)?, false))
     }
 
-    /// Takes a match back to `ply`, the position before kept move `ply + 1`,
-    /// dropping the kept moves after it.
+    /// Takes a match back to `back.ply`, the position before kept move
+    /// `back.ply + 1`, dropping the kept moves after it. A timed duel's
+    /// clocks go back to what they were at that ply (kept with that move),
+    /// and the clock of the side to move runs again from now if it ran
+    /// then: the time spent on the moves taken back is given back to both
+    /// sides.
     async fn go_back(
         &self,
         conn: &mut AnyConnection,
         m: &mut Match,
+        seats: &[SeatSlot],
         pre: &Precondition,
-        ply: i64,
-        why: Missing,
+        back: Back,
         change: Change,
     ) -> Result<(), MatchError> {
+        let Back { ply, why } = back;
         let Some(row) = store::move_at(conn, m, ply + 1).await? else {
             return Err(MatchError::NothingToUndo { ply: m.ply, why });
         };
@@ -194,9 +236,40 @@ impl Matches {
                 value: row.code_before.clone(),
             }
         })?;
+        let now = Timestamp::now();
+        if let Some(clock) = m.clock {
+            // Every move of a timed duel is stored with its clock.
+            let left = row.clock_before.ok_or_else(|| StorageError::Corrupt {
+                column: "moves.clock_first",
+                value: format!("NULL at ply {} of a timed duel", row.ply),
+            })?;
+            m.clock = Some(clock.restored(left, ply, now));
+        }
         m.set_position(position, row.code_before, ply);
-        m.updated_at = Timestamp::now();
-        self.write(conn, m, pre, Some(ply), &[], change).await
+        m.moved_at = now;
+        m.updated_at = now;
+        self.write(conn, m, seats, pre, Some(ply), &[], change)
+            .await
+    }
+
+    /// What a write that lost its race answers: the end of the match when
+    /// it was ended meanwhile (on time), else the lost race itself.
+    async fn ended_meanwhile(
+        &self,
+        conn: &mut AnyConnection,
+        id: MatchId,
+        lost: MatchError,
+    ) -> MatchError {
+        if !matches!(lost, MatchError::Conflict | MatchError::Stale { .. }) {
+            return lost;
+        }
+        match Self::load(conn, id).await {
+            Ok((m, _)) if !m.status.is_ongoing() => MatchError::Finished {
+                refused: Refused::Play,
+                status: m.status,
+            },
+            Ok(_) | Err(_) => lost,
+        }
     }
 
     /// `POST /v1/matches/{id}/undo/accept` (`accept`) and `/undo/decline`.
@@ -215,7 +288,16 @@ impl Matches {
         base: &str,
     ) -> Result<Outcome, MatchError> {
         let mut conn = self.db.acquire().await?;
-        let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        let (mut m, seats, seat) = self
+            .load_seated(
+                &mut conn,
+                id,
+                token,
+                &pre,
+                Refused::AnswerUndo,
+                Timestamp::now(),
+            )
+            .await?;
         if m.mode != Mode::Duel {
             return Err(MatchError::NotADuel);
         }
@@ -225,7 +307,7 @@ impl Matches {
             m.undo = None;
             m.updated_at = Timestamp::now();
             let change = Change::by(EventKind::TakebackDeclined, seat);
-            self.write(&mut conn, &mut m, &pre, None, &[], change)
+            self.write(&mut conn, &mut m, &seats, &pre, None, &[], change)
                 .await?;
             return Self::outcome(&m, &seats, base);
         }
@@ -233,15 +315,12 @@ impl Matches {
             return Err(MatchError::OwnUndoOffer(seat));
         }
         let change = Change::by(EventKind::Undo, seat);
-        self.go_back(
-            &mut conn,
-            &mut m,
-            &pre,
-            offer.back_to,
-            Missing::OfferedMove,
-            change,
-        )
-        .await?;
+        let back = Back {
+            ply: offer.back_to,
+            why: Missing::OfferedMove,
+        };
+        self.go_back(&mut conn, &mut m, &seats, &pre, back, change)
+            .await?;
         drop(conn);
         Self::outcome(&m, &seats, base)
     }
@@ -261,7 +340,10 @@ impl Matches {
         base: &str,
     ) -> Result<Outcome, MatchError> {
         let mut conn = self.db.acquire().await?;
-        let (mut m, seats, seat) = Self::load_seated(&mut conn, id, token, &pre).await?;
+        let now = Timestamp::now();
+        let (mut m, seats, seat) = self
+            .load_seated(&mut conn, id, token, &pre, Refused::Resign, now)
+            .await?;
         if !m.status.is_ongoing() {
             return Err(MatchError::Finished {
                 refused: Refused::Resign,
@@ -273,13 +355,18 @@ impl Matches {
             (Mode::Duel, Seat::Side(side)) => side,
             (Mode::Duel, Seat::Solo) | (Mode::Solo, _) => m.to_move(),
         };
-        m.status = MatchStatus::resigned_by(loser);
-        m.undo = None;
-        m.updated_at = Timestamp::now();
+        m.end(MatchStatus::resigned_by(loser), now);
         let change = Change::by(EventKind::Resigned, seat);
-        self.write(&mut conn, &mut m, &pre, None, &[], change)
+        self.write(&mut conn, &mut m, &seats, &pre, None, &[], change)
             .await?;
         drop(conn);
         Self::outcome(&m, &seats, base)
     }
+}
+
+/// Where a takeback goes: back to `ply`, or `why` not.
+#[derive(Debug, Clone, Copy)]
+struct Back {
+    ply: i64,
+    why: Missing,
 }

@@ -4,7 +4,10 @@ use serde_json::value::RawValue;
 
 use super::{KeptMove, Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
 use crate::games;
-use crate::wire::matches::{HistoryView, InviteView, MatchView, MoveView, ParentView, SeatView};
+use crate::wire::matches::{
+    ClockView, DrawOfferView, HistoryView, InviteView, MatchClockView, MatchView, MoveView,
+    ParentView, SeatView,
+};
 
 /// The URL of a match.
 pub fn match_url(base: &str, id: MatchId) -> String {
@@ -69,6 +72,7 @@ pub(super) fn render(
             .iter()
             .map(|s| SeatView {
                 seat: s.seat.as_str(),
+                name: s.name.as_ref().map(|n| n.as_str()),
                 taken: s.token.is_some(),
                 joined_at: s.joined_at.map(|t| t.rfc3339()),
                 online: s.online,
@@ -76,6 +80,13 @@ pub(super) fn render(
             .collect(),
         status: m.status.into(),
         undo_offer: m.undo.map(Into::into),
+        draw_offer: m.draw.map(|seat| DrawOfferView {
+            seat: seat.as_str(),
+        }),
+        clock: m.clock.map(|c| MatchClockView {
+            control: c.control.into(),
+            reading: ClockView::of(m.game, m.to_move(), c.reading()),
+        }),
         parent: m.parent.map(|p| ParentView {
             id: p.id.to_string(),
             ply: p.ply,
@@ -146,13 +157,25 @@ impl Matches {
     }
 
     /// `GET /v1/matches/{id}/history`: the body and the match's version.
+    /// Each move names its seat's display name (names are set once, when a
+    /// seat is taken, so reading them apart from the moves is safe).
     ///
     /// # Errors
     ///
     /// `unknown-match`; storage errors.
     #[tracing::instrument(skip(self))]
     pub async fn history(&self, id: MatchId) -> Result<Outcome, MatchError> {
-        let (m, moves) = Self::load_history(&mut *self.db.acquire().await?, id).await?;
+        let mut conn = self.db.acquire().await?;
+        let (m, moves) = Self::load_history(&mut conn, id).await?;
+        let (_, seats) = Self::load(&mut conn, id).await?;
+        drop(conn);
+        let name_of = |seat: Seat| {
+            seats
+                .iter()
+                .find(|s| s.seat == seat)
+                .and_then(|s| s.name.as_ref())
+                .map(|n| n.as_str())
+        };
         let body = HistoryView {
             id: m.id.to_string(),
             ply: m.ply,
@@ -162,6 +185,7 @@ impl Matches {
                 .map(|mv| MoveView {
                     ply: mv.ply,
                     seat: mv.seat.as_str(),
+                    name: name_of(mv.seat),
                     side: mv.side.as_str(),
                     action: &mv.action,
                     code: &mv.code_after,

@@ -6,15 +6,16 @@ use qipan_rules::GameKind;
 
 use super::{ApiError, Problem, ProblemKind};
 use crate::games::{BodyFault, GameError};
-use crate::matches::{InvalidMatchId, MatchError};
+use crate::matches::{ClaimRefusal, InvalidMatchId, MatchError};
 use crate::routes::conditional::IfMatchError;
 use crate::routes::json::{MalformedJson, NotJson};
 use crate::routes::matches::BadLastEventId;
 use crate::routes::socket::NotAWebSocket;
 use crate::storage::StorageError;
 use crate::wire::problem::{
-    ActionMembers, FaultMembers, FieldMembers, GameOverMembers, KeptMembers, MatchMembers, Members,
-    OfferMembers, PliesMembers, SeatMembers, SeekMembers, StaleMembers, TurnMembers,
+    ActionMembers, ClaimMembers, FaultMembers, FieldMembers, GameOverMembers, KeptMembers,
+    MatchMembers, Members, OfferMembers, PliesMembers, SeatMembers, SeekMembers, StaleMembers,
+    TurnMembers,
 };
 
 fn field(name: &str) -> Members {
@@ -305,6 +306,34 @@ impl From<MatchError> for ApiError {
             MatchError::NoOpenSeat(_) => Problem::new(ProblemKind::NoOpenSeat, detail),
             MatchError::InvalidText { field: name, .. } => {
                 Problem::with(ProblemKind::InvalidField, detail, field(name))
+            }
+            MatchError::InvalidName(_) => {
+                Problem::with(ProblemKind::InvalidField, detail, field("name"))
+            }
+            MatchError::InvalidClock(e) => {
+                Problem::with(ProblemKind::InvalidField, detail, field(e.field()))
+            }
+            MatchError::NoDrawOffer => Problem::new(ProblemKind::NoDrawOffer, detail),
+            MatchError::OwnDrawOffer(_) => Problem::new(ProblemKind::OwnDrawOffer, detail),
+            MatchError::CannotClaim(why) => {
+                let (seat, claimable_at) = match why {
+                    ClaimRefusal::OpponentOnline(seat) | ClaimRefusal::OpponentNotSeated(seat) => {
+                        (Some(seat.as_str()), None)
+                    }
+                    ClaimRefusal::TooSoon { seat, claimable_at } => {
+                        (Some(seat.as_str()), Some(claimable_at.rfc3339()))
+                    }
+                    ClaimRefusal::OwnTurn | ClaimRefusal::Correspondence => (None, None),
+                };
+                Problem::with(
+                    ProblemKind::ClaimRefused,
+                    detail,
+                    Members::Claim(ClaimMembers {
+                        reason: why.as_str(),
+                        seat,
+                        claimable_at,
+                    }),
+                )
             }
             MatchError::UnknownSeek(_) => Problem::new(ProblemKind::UnknownSeek, detail),
             MatchError::SeekClosed(state) => Problem::with(

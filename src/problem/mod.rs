@@ -88,6 +88,12 @@ pub enum ProblemKind {
     OwnUndoOffer,
     /// The request is for duels only (offers), and the match is a solo match.
     NotADuel,
+    /// There is no draw offer to accept or decline.
+    NoDrawOffer,
+    /// A seat cannot accept its own draw offer.
+    OwnDrawOffer,
+    /// A claim against a seat that left, when its conditions do not hold.
+    ClaimRefused,
     /// The ply asked for is not in the kept history.
     PlyNotKept,
     /// Every seat is taken, or no invite is open.
@@ -112,7 +118,7 @@ pub enum ProblemKind {
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 42] = [
+    pub const ALL: [ProblemKind; 45] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -145,6 +151,9 @@ impl ProblemKind {
         ProblemKind::NoUndoOffer,
         ProblemKind::OwnUndoOffer,
         ProblemKind::NotADuel,
+        ProblemKind::NoDrawOffer,
+        ProblemKind::OwnDrawOffer,
+        ProblemKind::ClaimRefused,
         ProblemKind::PlyNotKept,
         ProblemKind::NoOpenSeat,
         ProblemKind::UnknownSeek,
@@ -192,6 +201,9 @@ impl ProblemKind {
             ProblemKind::NoUndoOffer => "no-undo-offer",
             ProblemKind::OwnUndoOffer => "own-undo-offer",
             ProblemKind::NotADuel => "not-a-duel",
+            ProblemKind::NoDrawOffer => "no-draw-offer",
+            ProblemKind::OwnDrawOffer => "own-draw-offer",
+            ProblemKind::ClaimRefused => "claim-refused",
             ProblemKind::PlyNotKept => "ply-not-kept",
             ProblemKind::NoOpenSeat => "no-open-seat",
             ProblemKind::UnknownSeek => "unknown-seek",
@@ -245,6 +257,9 @@ impl ProblemKind {
             ProblemKind::NoUndoOffer => "No takeback offer",
             ProblemKind::OwnUndoOffer => "Own takeback offer",
             ProblemKind::NotADuel => "Not a duel",
+            ProblemKind::NoDrawOffer => "No draw offer",
+            ProblemKind::OwnDrawOffer => "Own draw offer",
+            ProblemKind::ClaimRefused => "Claim refused",
             ProblemKind::PlyNotKept => "Ply not kept",
             ProblemKind::NoOpenSeat => "No open seat",
             ProblemKind::UnknownSeek => "Unknown seek",
@@ -281,7 +296,10 @@ impl ProblemKind {
             | ProblemKind::UndoPending
             | ProblemKind::NoUndoOffer
             | ProblemKind::OwnUndoOffer
-            | ProblemKind::NotADuel => StatusCode::CONFLICT,
+            | ProblemKind::NotADuel
+            | ProblemKind::NoDrawOffer
+            | ProblemKind::OwnDrawOffer
+            | ProblemKind::ClaimRefused => StatusCode::CONFLICT,
             ProblemKind::StaleVersion => StatusCode::PRECONDITION_FAILED,
             ProblemKind::NoOpenSeat => StatusCode::CONFLICT,
             ProblemKind::UnknownSeek => StatusCode::NOT_FOUND,
@@ -341,7 +359,10 @@ impl ProblemKind {
             ProblemKind::UndoPending => "The other seat has offered a takeback; accept or decline it first.",
             ProblemKind::NoUndoOffer => "No takeback is on offer in this match.",
             ProblemKind::OwnUndoOffer => "The other seat accepts a takeback offer; the offering seat may withdraw it with /undo/decline.",
-            ProblemKind::NotADuel => "Takeback offers are for duels; a solo match undoes at once with /undo.",
+            ProblemKind::NotADuel => "Takeback and draw offers, clocks and claims are for duels; a solo match undoes at once with /undo.",
+            ProblemKind::NoDrawOffer => "No draw is on offer in this match: offer one with /draw.",
+            ProblemKind::OwnDrawOffer => "The other seat accepts a draw offer; the offering seat may withdraw it with /draw/decline (a move withdraws it too).",
+            ProblemKind::ClaimRefused => "A claim (POST /v1/matches/{id}/claim) is made by the seat not to move, against a side to move that has no stream open and has not moved for the abandonment time (`--abandon-after`). `reason` says which condition does not hold: own-turn, opponent-online, too-soon (with `claimable_at`), opponent-not-seated, or correspondence (a correspondence duel ends by its move deadline).",
             ProblemKind::PlyNotKept => "The ply is not in the kept history; `oldest` and `latest` bound the plies that can be forked.",
             ProblemKind::NoOpenSeat => "Every seat of the match is taken (or, to withdraw, no invite is open): there is no invitation to issue or withdraw.",
             ProblemKind::UnknownSeek => "No seek has this id; GET /v1/lobby lists the open ones.",

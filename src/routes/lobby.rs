@@ -1,6 +1,6 @@
 //! The lobby: `/v1/lobby` and its seeks.
 
-use super::json::Json;
+use super::json::{Json, OptionalJson};
 use super::limits::{Admitted, Creates};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
@@ -10,7 +10,7 @@ use super::matches::{created, event_stream, Service};
 use super::state::Base;
 use crate::matches::Token;
 use crate::problem::ApiError;
-use crate::wire::lobby::SeekRequest;
+use crate::wire::lobby::{SeekRequest, TakeRequest};
 
 /// The `{seek}` path segment.
 fn seek_id(req: &HttpRequest) -> &str {
@@ -70,7 +70,8 @@ pub async fn seeker_events(
     Ok(event_stream(feed))
 }
 
-/// `POST /v1/lobby/seeks/{seek}/take`
+/// `POST /v1/lobby/seeks/{seek}/take`, with the taker's name in an
+/// optional body.
 #[tracing::instrument(skip_all)]
 pub async fn take(
     Service(s): Service,
@@ -78,12 +79,13 @@ pub async fn take(
     token: Token,
     req: HttpRequest,
     base: Base,
+    OptionalJson(body): OptionalJson<TakeRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let seek = seek_id(&req).to_owned();
     let at = base.0.clone();
     let outcome = s
         .runner()
-        .run(async move { s.take(&seek, &token, &base.0).await })
+        .run(async move { s.take(&seek, &token, &body, &base.0).await })
         .await?;
     Ok(created(&at, outcome))
 }

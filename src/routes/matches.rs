@@ -18,7 +18,9 @@ use crate::matches::{
     Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token,
 };
 use crate::problem::ApiError;
-use crate::wire::matches::{CreateRequest, DeclineRequest, ForkRequest, JoinRequest};
+use crate::wire::matches::{
+    ClaimRequest, CreateRequest, DeclineRequest, ForkRequest, InviteQuery, JoinRequest,
+};
 use crate::wire::PlayRequest;
 
 /// The match service, when the service runs with a database.
@@ -281,6 +283,63 @@ pub async fn resign(w: SeatWrite) -> Result<HttpResponse, ApiError> {
     Ok(answer(StatusCode::OK, outcome))
 }
 
+/// `POST /v1/matches/{id}/draw`: 202 when the offer stands, 200 when it
+/// agreed to the other seat's (the match is drawn).
+#[tracing::instrument(skip_all, fields(id = %w.id))]
+pub async fn offer_draw(w: SeatWrite) -> Result<HttpResponse, ApiError> {
+    let (outcome, offered) = w
+        .service
+        .runner()
+        .run(async move { w.service.offer_draw(w.id, &w.token, w.pre, &w.base).await })
+        .await?;
+    let status = match offered {
+        crate::matches::Offered::Standing => StatusCode::ACCEPTED,
+        crate::matches::Offered::Agreed => StatusCode::OK,
+    };
+    Ok(answer(status, outcome))
+}
+
+/// `POST /v1/matches/{id}/draw/accept`
+pub async fn accept_draw(w: SeatWrite) -> Result<HttpResponse, ApiError> {
+    answer_draw(w, true).await
+}
+
+/// `POST /v1/matches/{id}/draw/decline`
+pub async fn decline_draw(w: SeatWrite) -> Result<HttpResponse, ApiError> {
+    answer_draw(w, false).await
+}
+
+#[tracing::instrument(skip_all, fields(id = %w.id, accept))]
+async fn answer_draw(w: SeatWrite, accept: bool) -> Result<HttpResponse, ApiError> {
+    let outcome = w
+        .service
+        .runner()
+        .run(async move {
+            w.service
+                .answer_draw(w.id, &w.token, w.pre, accept, &w.base)
+                .await
+        })
+        .await?;
+    Ok(answer(StatusCode::OK, outcome))
+}
+
+/// `POST /v1/matches/{id}/claim`: `{"result": "win" | "draw"}` against a
+/// side to move that left.
+#[tracing::instrument(skip_all, fields(id = %w.id))]
+pub async fn claim(w: SeatWrite, body: Json<ClaimRequest>) -> Result<HttpResponse, ApiError> {
+    let result = body.result;
+    let outcome = w
+        .service
+        .runner()
+        .run(async move {
+            w.service
+                .claim(w.id, &w.token, w.pre, result, &w.base)
+                .await
+        })
+        .await?;
+    Ok(answer(StatusCode::OK, outcome))
+}
+
 /// `POST /v1/matches/{id}/fork`
 #[tracing::instrument(skip_all, fields(id = %id))]
 pub async fn fork(
@@ -306,13 +365,17 @@ pub async fn join(
     Id(id): Id,
     _: Admitted<Writes>,
     base: Base,
-    query: web::Query<JoinRequest>,
+    query: web::Query<InviteQuery>,
     OptionalJson(body): OptionalJson<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let invite = body.invite.or(query.into_inner().invite);
+    let name = body.name;
     let outcome = s
         .runner()
-        .run(async move { s.join(id, invite.as_deref(), &base.0).await })
+        .run(async move {
+            s.join(id, invite.as_deref(), name.as_deref(), &base.0)
+                .await
+        })
         .await?;
     Ok(answer(StatusCode::OK, outcome))
 }
@@ -443,7 +506,7 @@ pub async fn decline_invite(
     Id(id): Id,
     _: Admitted<Writes>,
     base: Base,
-    query: web::Query<JoinRequest>,
+    query: web::Query<InviteQuery>,
     OptionalJson(body): OptionalJson<DeclineRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let invite = body.invite.or(query.into_inner().invite);

@@ -219,6 +219,12 @@ fn render_match(
         label: "Match",
         value: format!("{} · {variant} · move {}", m.mode.as_str(), m.ply),
     }];
+    if let Some(clock) = &m.clock {
+        facts.push(Fact {
+            label: "Clock",
+            value: clock.control.to_string(),
+        });
+    }
     if let Some(mv) = &snapshot.last {
         facts.push(Fact {
             label: "Last move",
@@ -231,9 +237,13 @@ fn render_match(
             (true, false) => "joined, offline",
             (false, _) => "open",
         };
+        let who = match &seat.name {
+            Some(name) => format!("{} ({name})", seat.seat.as_str()),
+            None => seat.seat.as_str().to_owned(),
+        };
         facts.push(Fact {
             label: "Seat",
-            value: format!("{}: {state}", seat.seat.as_str()),
+            value: format!("{who}: {state}"),
         });
     }
     let open_seat = snapshot.seats.iter().any(|s| s.token.is_none());
@@ -270,8 +280,11 @@ fn render_match(
             "{json}/picture.png?size={PAGE_PICTURE}&v={}",
             m.version.get()
         ),
-        dimensions: qipan_picture::dimensions(&m.position, &options)
-            .map_err(super::picture::problem)?,
+        dimensions: match super::picture::panel(snapshot) {
+            Some(panel) => qipan_picture::duel_dimensions(&m.position, &options, &panel),
+            None => qipan_picture::dimensions(&m.position, &options),
+        }
+        .map_err(super::picture::problem)?,
         links,
         code: None,
     }

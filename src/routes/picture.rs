@@ -1,7 +1,8 @@
 //! Pictures of positions: `GET /v1/{game}/{code}/picture.svg|png` (a pure
 //! function of the URL: immutable, cached like state views) and `GET
 //! /v1/matches/{id}/picture.svg|png` (the match's current position with its
-//! last move marked; revalidated by the match's version).
+//! last move marked and, for a duel, each seat's name and clock and how it
+//! ended; revalidated by the match's version).
 //!
 //! Drawing is the `qipan-picture` crate's; here the query becomes its
 //! [`Options`], and PNG rendering, which takes milliseconds, runs on the
@@ -9,7 +10,7 @@
 
 use actix_web::http::header::{self, EntityTag, HeaderValue};
 use actix_web::{web, HttpRequest, HttpResponse};
-use qipan_picture::{Options, PictureError};
+use qipan_picture::{ClockFace, Options, Panel, PanelPlayer, PictureError};
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 
 use super::conditional;
@@ -18,6 +19,9 @@ use super::state::{Code, Game};
 use super::{immutable, Rendered};
 use crate::cache::ViewCache;
 use crate::games;
+use crate::matches::clock::slot;
+use crate::matches::{Mode, Seat, Snapshot};
+use crate::pages::headline;
 use crate::problem::{ApiError, Problem, ProblemKind};
 use crate::wire::picture::PictureQuery;
 
@@ -46,13 +50,25 @@ impl Format {
         }
     }
 
-    /// Draws `pos`; PNG on the blocking pool.
-    async fn draw(self, pos: AnyPosition, options: Options) -> Result<Vec<u8>, ApiError> {
-        let drawn = match self {
-            Format::Svg => qipan_picture::svg(&pos, &options).map(String::into_bytes),
-            Format::Png => web::block(move || qipan_picture::png(&pos, &options))
-                .await
-                .map_err(|e| ApiError::Internal(anyhow::anyhow!("picture thread: {e}")))?,
+    /// Draws `pos`, with a duel's `panel` around it; PNG on the blocking
+    /// pool.
+    async fn draw(
+        self,
+        pos: AnyPosition,
+        options: Options,
+        panel: Option<Panel>,
+    ) -> Result<Vec<u8>, ApiError> {
+        let drawn = match (self, panel) {
+            (Format::Svg, None) => qipan_picture::svg(&pos, &options).map(String::into_bytes),
+            (Format::Svg, Some(panel)) => {
+                qipan_picture::duel_svg(&pos, &options, &panel).map(String::into_bytes)
+            }
+            (Format::Png, panel) => web::block(move || match panel {
+                None => qipan_picture::png(&pos, &options),
+                Some(panel) => qipan_picture::duel_png(&pos, &options, &panel),
+            })
+            .await
+            .map_err(|e| ApiError::Internal(anyhow::anyhow!("picture thread: {e}")))?,
         };
         drawn.map_err(problem)
     }
@@ -63,8 +79,11 @@ impl Format {
 /// the renderer refuses is the service's fault.
 pub fn problem(e: PictureError) -> ApiError {
     match e {
-        // The drawing is the service's own: a renderer's refusal is a bug.
-        PictureError::Render { .. } => ApiError::Internal(anyhow::Error::new(e)),
+        // The drawing is the service's own: a renderer's refusal is a bug,
+        // and so is a panel asked of a one-player game (duels have two).
+        PictureError::Render { .. } | PictureError::NotADuel { .. } => {
+            ApiError::Internal(anyhow::Error::new(e))
+        }
         PictureError::SizeOutOfRange { .. }
         | PictureError::LastOfAnotherGame { .. }
         | PictureError::ImpossibleLast { .. } => {
@@ -195,7 +214,7 @@ async fn state_picture(
     if let Some(hit) = cache.get(&key) {
         return Ok(immutable(&req, hit));
     }
-    let body = format.draw(pos, options).await?;
+    let body = format.draw(pos, options, None).await?;
     let rendered = Rendered::typed(body, format.content_type());
     cache.insert(key, rendered.clone());
     Ok(immutable(&req, rendered))
@@ -256,10 +275,50 @@ async fn match_picture(
             .insert_header((header::CACHE_CONTROL, policy))
             .finish());
     }
-    let body = format.draw(snapshot.game.position, options).await?;
+    let panel = panel(&snapshot);
+    let body = format.draw(snapshot.game.position, options, panel).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, format.content_type()))
         .insert_header((header::ETAG, tag.to_string()))
         .insert_header((header::CACHE_CONTROL, policy))
         .body(body))
+}
+
+/// What a duel's picture shows around the board: each seat's name and, in
+/// a timed duel, its time left as of the last move (the side to move's
+/// clock lit while it runs), and once over, the headline the match page
+/// shows. `None` for a solo match.
+pub fn panel(snapshot: &Snapshot) -> Option<Panel> {
+    let m = &snapshot.game;
+    if m.mode != Mode::Duel {
+        return None;
+    }
+    let players = m.game.players();
+    let running = m
+        .clock
+        .filter(|c| c.since.is_some())
+        .map(|_| slot(m.game, m.to_move()));
+    let player = |i: usize| {
+        let side = players.get(i).copied().map(Seat::Side);
+        PanelPlayer {
+            name: snapshot
+                .seats
+                .iter()
+                .find(|s| Some(s.seat) == side)
+                .and_then(|s| s.name.as_ref())
+                .map(|n| n.as_str().to_owned()),
+            clock: m.clock.and_then(|c| {
+                c.left.get(i).map(|left| ClockFace {
+                    left: left.duration(),
+                    running: running == Some(i),
+                })
+            }),
+        }
+    };
+    let result =
+        (!m.status.is_ongoing()).then(|| headline(&m.status.into(), m.to_move(), false, false));
+    Some(Panel {
+        players: [player(0), player(1)],
+        result,
+    })
 }

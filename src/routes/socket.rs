@@ -4,7 +4,7 @@
 //! sends every event as it is written; a
 //! client authenticates with `{"type": "auth", "token": …}` (the token never
 //! goes in the URL) and then sends `play`, `undo`, `accept`, `decline`,
-//! `resign`. Each command is answered with an `ack` or the `problem` the
+//! `resign`, `draw`, `draw-accept`, `draw-decline` and `claim`. Each command is answered with an `ack` or the `problem` the
 //! HTTP endpoint would answer, in the same shape. A frame that is not one
 //! of these messages closes the socket (1007 with the reason; binary
 //! frames 1003).
@@ -19,7 +19,7 @@ use super::limits::{Class, Limits};
 use super::matches::{Id, LastEventId, Service};
 use super::state::Base;
 use crate::matches::{
-    Item, Live, MatchError, MatchId, Matches, Precondition, Secret, Token, Version,
+    Item, Live, MatchError, MatchId, Matches, Offered, Precondition, Secret, Token, Version,
 };
 use crate::problem::ApiError;
 use crate::wire::live::ClientMessage;
@@ -241,6 +241,38 @@ impl Connection {
                 let outcome = s
                     .runner()
                     .run(async move { s.resign(id, &token, pre, base).await })
+                    .await?;
+                (200, outcome)
+            }
+            ClientMessage::Draw { version, .. } => {
+                let (token, pre) = (self.token.clone(), pre(version));
+                let (outcome, offered) = s
+                    .runner()
+                    .run(async move { s.offer_draw(id, &token, pre, base).await })
+                    .await?;
+                let status = match offered {
+                    Offered::Standing => 202,
+                    Offered::Agreed => 200,
+                };
+                (status, outcome)
+            }
+            ClientMessage::DrawAccept { version, .. }
+            | ClientMessage::DrawDecline { version, .. } => {
+                let accept = matches!(message_kind, "draw-accept");
+                let (token, pre) = (self.token.clone(), pre(version));
+                let outcome = s
+                    .runner()
+                    .run(async move { s.answer_draw(id, &token, pre, accept, base).await })
+                    .await?;
+                (200, outcome)
+            }
+            ClientMessage::Claim {
+                result, version, ..
+            } => {
+                let (token, pre) = (self.token.clone(), pre(version));
+                let outcome = s
+                    .runner()
+                    .run(async move { s.claim(id, &token, pre, result, base).await })
                     .await?;
                 (200, outcome)
             }

@@ -8,7 +8,9 @@ use sqlx::{AnyConnection, Connection};
 
 use super::StorageError;
 use crate::matches::lobby::{Seek, SeekId, SeekState};
-use crate::matches::{Match, MatchId, Seat, SeatSlot, SecretHash, Timestamp};
+use crate::matches::{
+    Match, MatchId, Millis, Seat, SeatName, SeatSlot, SecretHash, TimeControl, Timestamp,
+};
 
 /// How long a closed seek is kept (for the seeker's stream and the lobby's
 /// `seek-gone` to read why it closed).
@@ -30,11 +32,15 @@ struct SeekRow {
     created_at: i64,
     expires_at: i64,
     held_until: i64,
+    name: Option<String>,
+    time_control: Option<String>,
+    clock_base: Option<i64>,
+    clock_increment: Option<i64>,
 }
 }
 
 const SEEK_COLUMNS: &str = "id, game, variant, size, side, token_hash, state, match_id, seat, \
-     created_at, expires_at, held_until";
+     created_at, expires_at, held_until, name, time_control, clock_base, clock_increment";
 
 fn corrupt(column: &'static str, value: impl std::fmt::Debug) -> StorageError {
     StorageError::Corrupt {
@@ -76,6 +82,19 @@ impl TryFrom<SeekRow> for Seek {
                 )),
                 _ => None,
             },
+            name: r
+                .name
+                .as_deref()
+                .map(|n| SeatName::parse(n).map_err(|_| corrupt("seeks.name", n)))
+                .transpose()?,
+            control: match (r.time_control.as_deref(), r.clock_base, r.clock_increment) {
+                (None, None, None) => None,
+                (Some(kind), Some(base), Some(increment)) => Some(
+                    TimeControl::stored(kind, Millis::new(base), Millis::new(increment))
+                        .ok_or_else(|| corrupt("seeks.time_control", kind))?,
+                ),
+                other => return Err(corrupt("seeks.time_control", other)),
+            },
             created_at: time("seeks.created_at", r.created_at)?,
             expires_at: time("seeks.expires_at", r.expires_at)?,
             held_until: time("seeks.held_until", r.held_until)?,
@@ -91,7 +110,7 @@ impl TryFrom<SeekRow> for Seek {
 pub async fn insert(conn: &mut AnyConnection, s: &Seek) -> Result<(), StorageError> {
     sqlx::query(&format!(
         "INSERT INTO seeks ({SEEK_COLUMNS}) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
     ))
     .bind(s.id.to_string())
     .bind(s.game.as_str())
@@ -105,6 +124,10 @@ pub async fn insert(conn: &mut AnyConnection, s: &Seek) -> Result<(), StorageErr
     .bind(s.created_at.millis())
     .bind(s.expires_at.millis())
     .bind(s.held_until.millis())
+    .bind(s.name.as_ref().map(|n| n.as_str()))
+    .bind(s.control.map(|c| c.as_str()))
+    .bind(s.control.map(|c| c.columns().0.get()))
+    .bind(s.control.map(|c| c.columns().1.get()))
     .execute(&mut *conn)
     .await?;
     Ok(())

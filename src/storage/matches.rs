@@ -20,10 +20,11 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, AnyConnection, Connection, Row, Transaction};
 
 use super::{Backend, StorageError};
+use crate::matches::clock::Reading;
 use crate::matches::events::{EventKind, EventMove, MatchEvent, EVENT_CAP};
 use crate::matches::{
-    KeptMove, Match, MatchEnd, MatchId, MatchStatus, Mode, Parent, Seat, SeatSlot, SecretHash,
-    Timestamp, UndoOffer, Version, HISTORY_CAP,
+    Clock, KeptMove, Match, MatchEnd, MatchId, MatchStatus, Millis, Mode, Parent, Seat, SeatName,
+    SeatSlot, SecretHash, TimeControl, Timestamp, UndoOffer, Version, HISTORY_CAP,
 };
 
 /// The cut-off of `seat_presence.seen_at`: rows older than this are of
@@ -58,6 +59,14 @@ struct MatchRow {
     parent_ply: Option<i64>,
     created_at: i64,
     updated_at: i64,
+    draw_seat: Option<String>,
+    time_control: Option<String>,
+    clock_base: Option<i64>,
+    clock_increment: Option<i64>,
+    clock_first: Option<i64>,
+    clock_second: Option<i64>,
+    clock_since: Option<i64>,
+    moved_at: Option<i64>,
 }
 }
 
@@ -66,6 +75,7 @@ row! {
 #[derive(Debug, Clone)]
 struct SeatRow {
     seat: String,
+    name: Option<String>,
     token_hash: Option<String>,
     invite_hash: Option<String>,
     joined_at: Option<i64>,
@@ -100,6 +110,8 @@ struct MoveRow {
     code_before: String,
     code_after: String,
     played_at: i64,
+    clock_first: Option<i64>,
+    clock_second: Option<i64>,
 }
 }
 
@@ -115,6 +127,8 @@ struct MatchMoveRow {
     mv_code_before: Option<String>,
     mv_code_after: Option<String>,
     mv_played_at: Option<i64>,
+    mv_clock_first: Option<i64>,
+    mv_clock_second: Option<i64>,
 }
 
 impl<'r> sqlx::FromRow<'r, AnyRow> for MatchMoveRow {
@@ -207,6 +221,31 @@ impl TryFrom<MatchRow> for Match {
             (None, None) => None,
             _ => return Err(corrupt("undo_ply", (&r.undo_seat, r.undo_ply))),
         };
+        let draw = r
+            .draw_seat
+            .as_deref()
+            .map(|seat| seat_of(game, "draw_seat", seat))
+            .transpose()?;
+        let clock = match (&r.time_control, r.clock_base, r.clock_increment) {
+            (None, None, None) => None,
+            (Some(kind), Some(base), Some(increment)) => {
+                let control = TimeControl::stored(kind, Millis::new(base), Millis::new(increment))
+                    .ok_or_else(|| corrupt("time_control", kind))?;
+                let left = match (r.clock_first, r.clock_second) {
+                    (Some(a), Some(b)) => [Millis::new(a), Millis::new(b)],
+                    other => return Err(corrupt("clock_first", other)),
+                };
+                Some(Clock {
+                    control,
+                    left,
+                    since: r
+                        .clock_since
+                        .map(|ms| time_of("clock_since", ms))
+                        .transpose()?,
+                })
+            }
+            other => return Err(corrupt("time_control", other)),
+        };
         let parent = match (&r.parent_id, r.parent_ply) {
             (Some(parent), Some(ply)) => Some(Parent {
                 id: parent.parse().map_err(|_| corrupt("parent_id", parent))?,
@@ -225,6 +264,10 @@ impl TryFrom<MatchRow> for Match {
             version: Version::new(r.version),
             status,
             undo,
+            draw,
+            clock,
+            // Matches from before positions were timed: since creation.
+            moved_at: time_of("moved_at", r.moved_at.unwrap_or(r.created_at))?,
             parent,
             created_at: time_of("created_at", r.created_at)?,
             updated_at: time_of("updated_at", r.updated_at)?,
@@ -236,6 +279,7 @@ impl SeatRow {
     fn into_slot(self, game: GameKind) -> Result<SeatSlot, StorageError> {
         Ok(SeatSlot {
             seat: seat_of(game, "seat", &self.seat)?,
+            name: self.name.map(SeatName::stored),
             token: self.token_hash.map(SecretHash::stored),
             invite: self.invite_hash.map(SecretHash::stored),
             joined_at: self
@@ -257,6 +301,11 @@ impl MoveRow {
             code_before: self.code_before,
             code_after: self.code_after,
             played_at: time_of("played_at", self.played_at)?,
+            clock_before: match (self.clock_first, self.clock_second) {
+                (Some(a), Some(b)) => Some([Millis::new(a), Millis::new(b)]),
+                (None, None) => None,
+                other => return Err(corrupt("moves.clock_first", other)),
+            },
         })
     }
 }
@@ -278,6 +327,10 @@ struct EventRow {
     back_to: Option<i64>,
     created_at: i64,
     note: Option<String>,
+    name: Option<String>,
+    clock_first: Option<i64>,
+    clock_second: Option<i64>,
+    clock_since: Option<i64>,
 }
 }
 
@@ -318,15 +371,30 @@ impl EventRow {
                 .collect::<Result<_, StorageError>>()?,
             back_to: self.back_to,
             note: self.note,
+            name: self.name.map(SeatName::stored),
+            clock: match (self.clock_first, self.clock_second) {
+                (Some(a), Some(b)) => Some(Reading {
+                    left: [Millis::new(a), Millis::new(b)],
+                    since: self
+                        .clock_since
+                        .map(|ms| time_of("match_events.clock_since", ms))
+                        .transpose()?,
+                }),
+                (None, None) => None,
+                other => return Err(corrupt("match_events.clock_first", other)),
+            },
             at: time_of("match_events.created_at", self.created_at)?,
         })
     }
 }
 
 const EVENT_COLUMNS: &str = "match_id, version, kind, seat, ply, code, to_move, status, winner, \
-     reason, moves, back_to, created_at, note";
+     reason, moves, back_to, created_at, note, name, clock_first, clock_second, clock_since";
 
-/// Binds an event's 13 columns after `match_id`.
+/// How many columns of an event are bound after `match_id`.
+const EVENT_PARAMS: usize = 17;
+
+/// Binds an event's [`EVENT_PARAMS`] columns after `match_id`.
 fn bind_event<'q>(query: AnyQuery<'q>, e: &'q MatchEvent) -> AnyQuery<'q> {
     let moves: StoredMoves = e
         .moves
@@ -347,6 +415,10 @@ fn bind_event<'q>(query: AnyQuery<'q>, e: &'q MatchEvent) -> AnyQuery<'q> {
         .bind(e.back_to)
         .bind(e.at.millis())
         .bind(e.note.as_deref())
+        .bind(e.name.as_ref().map(SeatName::as_str))
+        .bind(e.clock.map(|c| c.left[0].get()))
+        .bind(e.clock.map(|c| c.left[1].get()))
+        .bind(e.clock.and_then(|c| c.since).map(Timestamp::millis))
 }
 
 /// The version at or below which a write at `version` drops old events:
@@ -365,7 +437,8 @@ async fn record_event(
 ) -> Result<(), StorageError> {
     let sql = format!(
         "INSERT INTO match_events ({EVENT_COLUMNS}) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+         $18)"
     );
     bind_event(sqlx::query(&sql).bind(id), e)
         .execute(&mut **tx)
@@ -425,24 +498,36 @@ pub async fn event_at(
     row.map(|r| r.into_event(game)).transpose()
 }
 
-/// The guarded `UPDATE` of a match row, with parameters `$1` to `$13`. A
-/// fork's range of shared plies narrows with its own history: from below
-/// when the cap drops plies at or below `$12`, from above when an undo drops
-/// those after `$13`.
+/// The guarded `UPDATE` of a match row, with parameters `$1` to
+/// [`UPDATE_PARAMS`]. A fork's range of shared plies narrows with its own
+/// history: from below when the cap drops plies at or below `$12`, from
+/// above when an undo drops those after `$13`. The deadline is kept beside
+/// the clock (`clock_since` plus the side to move's time) so that the
+/// sweeper finds the next flag to fall by an index.
 macro_rules! update_match_sql {
     () => {
         "UPDATE matches SET code = $1, to_move = $2, ply = $3, status = $4, winner = $5, \
          reason = $6, undo_seat = $7, undo_ply = $8, version = version + 1, updated_at = $9, \
          shares_from = CASE WHEN shares_from < $12 THEN $12 ELSE shares_from END, \
-         shares_upto = CASE WHEN shares_upto > $13 THEN $13 ELSE shares_upto END \
+         shares_upto = CASE WHEN shares_upto > $13 THEN $13 ELSE shares_upto END, \
+         draw_seat = $14, clock_first = $15, clock_second = $16, clock_since = $17, \
+         deadline = $18, moved_at = $19 \
          WHERE id = $10 AND version = $11"
     };
 }
 
-const MATCH_COLUMNS: &str = "id, game, mode, code, to_move, ply, version, status, winner, \
-     reason, undo_seat, undo_ply, parent_id, parent_ply, created_at, updated_at";
+/// The parameters of [`update_match_sql`].
+const UPDATE_PARAMS: usize = 19;
 
-const MOVE_COLUMNS: &str = "ply, seat, side, action, code_before, code_after, played_at";
+const MATCH_COLUMNS: &str = "id, game, mode, code, to_move, ply, version, status, winner, \
+     reason, undo_seat, undo_ply, parent_id, parent_ply, created_at, updated_at, draw_seat, \
+     time_control, clock_base, clock_increment, clock_first, clock_second, clock_since, moved_at";
+
+const MOVE_COLUMNS: &str =
+    "ply, seat, side, action, code_before, code_after, played_at, clock_first, clock_second";
+
+/// How many columns of a move are bound after `match_id`.
+const MOVE_PARAMS: usize = 9;
 
 /// The kept moves of the match whose id is parameter `$n`, as a derived
 /// table `k` of [`MOVE_COLUMNS`]: its own rows and the rows of its parent it
@@ -480,11 +565,23 @@ struct StateColumns<'a> {
     undo_seat: Option<&'static str>,
     undo_ply: Option<i64>,
     updated_at: i64,
+    draw_seat: Option<&'static str>,
+    clock_first: Option<i64>,
+    clock_second: Option<i64>,
+    clock_since: Option<i64>,
+    deadline: Option<i64>,
+    moved_at: i64,
 }
 
 impl<'a> StateColumns<'a> {
     fn of(m: &'a Match) -> StateColumns<'a> {
         StateColumns {
+            draw_seat: m.draw.map(Seat::as_str),
+            clock_first: m.clock.map(|c| c.left[0].get()),
+            clock_second: m.clock.map(|c| c.left[1].get()),
+            clock_since: m.clock.and_then(|c| c.since).map(Timestamp::millis),
+            deadline: m.deadline().map(Timestamp::millis),
+            moved_at: m.moved_at.millis(),
             code: &m.code,
             to_move: m.to_move().as_str(),
             ply: m.ply,
@@ -548,9 +645,12 @@ async fn insert_sharing(
     let id = m.id.to_string();
     let s = StateColumns::of(m);
     let sql = format!(
-        "INSERT INTO matches ({MATCH_COLUMNS}, shares_upto) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
+        "INSERT INTO matches ({MATCH_COLUMNS}, shares_upto, deadline) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+         $18, $19, $20, $21, $22, $23, $24, $25, $26)"
     );
+    let control = m.clock.map(|c| c.control);
+    let columns = control.map(TimeControl::columns);
     sqlx::query(&sql)
         .bind(&id)
         .bind(m.game.as_str())
@@ -568,23 +668,47 @@ async fn insert_sharing(
         .bind(m.parent.map(|p| p.ply))
         .bind(m.created_at.millis())
         .bind(s.updated_at)
+        .bind(s.draw_seat)
+        .bind(control.map(TimeControl::as_str))
+        .bind(columns.map(|(base, _)| base.get()))
+        .bind(columns.map(|(_, increment)| increment.get()))
+        .bind(s.clock_first)
+        .bind(s.clock_second)
+        .bind(s.clock_since)
+        .bind(s.moved_at)
         .bind(shares_upto)
+        .bind(s.deadline)
         .execute(&mut **tx)
         .await?;
     for seat in seats {
         sqlx::query(
-            "INSERT INTO seats (match_id, seat, token_hash, invite_hash, joined_at) \
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO seats (match_id, seat, token_hash, invite_hash, joined_at, name) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(&id)
         .bind(seat.seat.as_str())
         .bind(seat.token.as_ref().map(SecretHash::as_str))
         .bind(seat.invite.as_ref().map(SecretHash::as_str))
         .bind(seat.joined_at.map(Timestamp::millis))
+        .bind(seat.name.as_ref().map(SeatName::as_str))
         .execute(&mut **tx)
         .await?;
     }
     Ok(())
+}
+
+/// Binds a move's [`MOVE_PARAMS`] columns after `match_id`.
+fn bind_move<'q>(query: AnyQuery<'q>, mv: &'q KeptMove) -> AnyQuery<'q> {
+    query
+        .bind(mv.ply)
+        .bind(mv.seat.as_str())
+        .bind(mv.side.as_str())
+        .bind(&mv.action)
+        .bind(&mv.code_before)
+        .bind(&mv.code_after)
+        .bind(mv.played_at.millis())
+        .bind(mv.clock_before.map(|c| c[0].get()))
+        .bind(mv.clock_before.map(|c| c[1].get()))
 }
 
 async fn insert_moves(
@@ -593,20 +717,13 @@ async fn insert_moves(
     moves: &[KeptMove],
 ) -> Result<(), StorageError> {
     for mv in moves {
-        sqlx::query(
-            "INSERT INTO moves (match_id, ply, seat, side, action, code_before, code_after, \
-             played_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(id)
-        .bind(mv.ply)
-        .bind(mv.seat.as_str())
-        .bind(mv.side.as_str())
-        .bind(&mv.action)
-        .bind(&mv.code_before)
-        .bind(&mv.code_after)
-        .bind(mv.played_at.millis())
-        .execute(&mut **tx)
-        .await?;
+        let sql = format!(
+            "INSERT INTO moves (match_id, {MOVE_COLUMNS}) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+        );
+        bind_move(sqlx::query(&sql).bind(id), mv)
+            .execute(&mut **tx)
+            .await?;
     }
     Ok(())
 }
@@ -801,7 +918,7 @@ pub async fn load(
     id: MatchId,
 ) -> Result<Option<(Match, Vec<SeatSlot>)>, StorageError> {
     let sql = format!(
-        "SELECT {MATCH_COLUMNS}, seat, token_hash, invite_hash, joined_at, \
+        "SELECT {MATCH_COLUMNS}, seat, name, token_hash, invite_hash, joined_at, \
          (SELECT count(*) FROM seat_presence p WHERE p.match_id = seats.match_id \
           AND p.seat = seats.seat AND p.seen_at > $2) AS online \
          FROM matches JOIN seats ON seats.match_id = matches.id WHERE matches.id = $1 \
@@ -866,6 +983,8 @@ pub async fn with_history(
                 mv_code_before: Some(code_before),
                 mv_code_after: Some(code_after),
                 mv_played_at: Some(played_at),
+                mv_clock_first: clock_first,
+                mv_clock_second: clock_second,
                 ..
             } => MoveRow {
                 ply,
@@ -875,6 +994,8 @@ pub async fn with_history(
                 code_before,
                 code_after,
                 played_at,
+                clock_first,
+                clock_second,
             },
             MatchMoveRow { mv_ply, .. } => return Err(corrupt("moves", mv_ply)),
         };
@@ -1057,6 +1178,12 @@ fn bind_update<'q>(
         .bind(read_at.get())
         .bind(drops.below.unwrap_or(0))
         .bind(drops.above.unwrap_or(i64::MAX))
+        .bind(state.draw_seat)
+        .bind(state.clock_first)
+        .bind(state.clock_second)
+        .bind(state.clock_since)
+        .bind(state.deadline)
+        .bind(state.moved_at)
 }
 
 /// [`write`] on PostgreSQL as one statement: the guarded update, then the
@@ -1080,7 +1207,7 @@ impl OneStatement<'_> {
             sql.push_str(" AND shared = 0");
         }
         sql.push_str(" RETURNING id)");
-        let mut n = 13;
+        let mut n = UPDATE_PARAMS;
         let mut param = || {
             n += 1;
             format!("${n}")
@@ -1098,13 +1225,16 @@ impl OneStatement<'_> {
                 .map(|_| {
                     format!(
                         "({})",
-                        (0..7).map(|_| param()).collect::<Vec<_>>().join(", ")
+                        (0..MOVE_PARAMS)
+                            .map(|_| param())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )
                 })
                 .collect();
             sql.push_str(&format!(
-                ", i AS (INSERT INTO moves (match_id, ply, seat, side, action, code_before, \
-                 code_after, played_at) SELECT u.id, v.* FROM u, (VALUES {}) AS v)",
+                ", i AS (INSERT INTO moves (match_id, {MOVE_COLUMNS}) \
+                 SELECT u.id, v.* FROM u, (VALUES {}) AS v)",
                 rows.join(", ")
             ));
         }
@@ -1114,9 +1244,9 @@ impl OneStatement<'_> {
                 param()
             ));
         }
-        // The event: its match id comes from `u`, its 13 other columns are
+        // The event: its match id comes from `u`, its other columns are
         // parameters.
-        let event_params: Vec<String> = (0..13).map(|_| param()).collect();
+        let event_params: Vec<String> = (0..EVENT_PARAMS).map(|_| param()).collect();
         sql.push_str(&format!(
             ", e AS (INSERT INTO match_events ({EVENT_COLUMNS}) SELECT u.id, {} FROM u)",
             event_params.join(", ")
@@ -1140,14 +1270,7 @@ impl OneStatement<'_> {
             query = query.bind(after);
         }
         for mv in self.moves {
-            query = query
-                .bind(mv.ply)
-                .bind(mv.seat.as_str())
-                .bind(mv.side.as_str())
-                .bind(&mv.action)
-                .bind(&mv.code_before)
-                .bind(&mv.code_after)
-                .bind(mv.played_at.millis());
+            query = bind_move(query, mv);
         }
         if let Some(below) = self.drops.below {
             query = query.bind(below);
@@ -1172,7 +1295,7 @@ impl OneStatement<'_> {
 /// # Errors
 ///
 /// [`StorageError::Conflict`] when either has changed; nothing is written.
-#[tracing::instrument(skip(conn, token, joined), fields(id = %id, seat = seat.as_str()))]
+#[tracing::instrument(skip(conn, token, name, joined), fields(id = %id, seat = seat.as_str()))]
 #[allow(clippy::too_many_arguments)]
 pub async fn take_seat(
     conn: &mut AnyConnection,
@@ -1181,6 +1304,7 @@ pub async fn take_seat(
     read_at: Version,
     seat: Seat,
     token: &SecretHash,
+    name: Option<&SeatName>,
     joined: &MatchEvent,
 ) -> Result<Version, StorageError> {
     let now = joined.at;
@@ -1195,13 +1319,14 @@ pub async fn take_seat(
     .execute(&mut *tx)
     .await?;
     let taken = sqlx::query(
-        "UPDATE seats SET token_hash = $1, joined_at = $2 \
+        "UPDATE seats SET token_hash = $1, joined_at = $2, name = $5 \
          WHERE match_id = $3 AND seat = $4 AND token_hash IS NULL",
     )
     .bind(token.as_str())
     .bind(now.millis())
     .bind(&id)
     .bind(seat.as_str())
+    .bind(name.map(SeatName::as_str))
     .execute(&mut *tx)
     .await?;
     if bumped.rows_affected() != 1 || taken.rows_affected() != 1 {
@@ -1262,4 +1387,42 @@ pub async fn set_invites(
     record_event(&mut tx, &id, event).await?;
     tx.commit().await?;
     Ok(read_at.next())
+}
+
+/// The matches whose flag has fallen by `now` and that are still being
+/// played, earliest first, at most `limit`.
+///
+/// # Errors
+///
+/// [`StorageError`], `Corrupt` for an id that is no match id.
+pub async fn flags_fallen(
+    conn: &mut AnyConnection,
+    now: Timestamp,
+    limit: i64,
+) -> Result<Vec<MatchId>, StorageError> {
+    let ids: Vec<String> = sqlx::query_scalar(
+        "SELECT id FROM matches WHERE deadline IS NOT NULL AND deadline <= $1 \
+         AND status = 'ongoing' ORDER BY deadline LIMIT $2",
+    )
+    .bind(now.millis())
+    .bind(limit)
+    .fetch_all(&mut *conn)
+    .await?;
+    ids.iter()
+        .map(|id| id.parse().map_err(|_| corrupt("id", id)))
+        .collect()
+}
+
+/// The earliest deadline of a match still being played, if any runs.
+///
+/// # Errors
+///
+/// [`StorageError`].
+pub async fn next_deadline(conn: &mut AnyConnection) -> Result<Option<Timestamp>, StorageError> {
+    let ms: Option<i64> = sqlx::query_scalar(
+        "SELECT min(deadline) FROM matches WHERE deadline IS NOT NULL AND status = 'ongoing'",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    ms.map(|ms| time_of("deadline", ms)).transpose()
 }

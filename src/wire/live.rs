@@ -6,6 +6,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::matches::ClaimResult;
+
 /// A message from the client.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
@@ -62,6 +64,40 @@ pub enum ClientMessage {
         #[serde(rename = "ref")]
         reference: Option<Value>,
     },
+    /// `POST /draw`: offers a draw (or agrees to the other seat's offer).
+    Draw {
+        /// Optional `If-Match`.
+        version: Option<i64>,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
+    /// `POST /draw/accept`.
+    DrawAccept {
+        /// Optional `If-Match`.
+        version: Option<i64>,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
+    /// `POST /draw/decline` (by the offerer: withdraws the offer).
+    DrawDecline {
+        /// Optional `If-Match`.
+        version: Option<i64>,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
+    /// `POST /claim`: the win or a draw against a side to move that left.
+    Claim {
+        /// `win` or `draw`, as the body of `POST /claim`.
+        result: ClaimResult,
+        /// Optional `If-Match`.
+        version: Option<i64>,
+        /// Echoed in the answer.
+        #[serde(rename = "ref")]
+        reference: Option<Value>,
+    },
 }
 
 impl ClientMessage {
@@ -74,6 +110,10 @@ impl ClientMessage {
             ClientMessage::Accept { .. } => "accept",
             ClientMessage::Decline { .. } => "decline",
             ClientMessage::Resign { .. } => "resign",
+            ClientMessage::Draw { .. } => "draw",
+            ClientMessage::DrawAccept { .. } => "draw-accept",
+            ClientMessage::DrawDecline { .. } => "draw-decline",
+            ClientMessage::Claim { .. } => "claim",
         }
     }
 
@@ -85,7 +125,11 @@ impl ClientMessage {
             | ClientMessage::Undo { reference, .. }
             | ClientMessage::Accept { reference, .. }
             | ClientMessage::Decline { reference, .. }
-            | ClientMessage::Resign { reference, .. } => reference.as_ref(),
+            | ClientMessage::Resign { reference, .. }
+            | ClientMessage::Draw { reference, .. }
+            | ClientMessage::DrawAccept { reference, .. }
+            | ClientMessage::DrawDecline { reference, .. }
+            | ClientMessage::Claim { reference, .. } => reference.as_ref(),
         }
     }
 }

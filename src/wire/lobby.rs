@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::matches::{ClockRequest, TimeControlView};
+
 /// Body of `POST /v1/lobby/seeks`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -14,6 +16,19 @@ pub struct SeekRequest {
     pub size: Option<u8>,
     /// The side the seeker plays, or `random` (the default).
     pub side: Option<String>,
+    /// The seeker's display name.
+    pub name: Option<String>,
+    /// The duel's time control, as `POST /v1/matches` takes it; none by
+    /// default.
+    pub clock: Option<ClockRequest>,
+}
+
+/// Body of `POST /v1/lobby/seeks/{id}/take` (which may be left out).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakeRequest {
+    /// The taker's display name.
+    pub name: Option<String>,
 }
 
 /// An open seek.
@@ -29,6 +44,10 @@ pub struct SeekView {
     pub size: Option<u8>,
     /// The side the seeker plays, or `random`.
     pub side: &'static str,
+    /// The seeker's display name.
+    pub name: Option<String>,
+    /// The duel's time control, or none.
+    pub clock: Option<TimeControlView>,
     /// Its URL.
     pub url: String,
     /// Where to `POST` to take it.

@@ -2,12 +2,16 @@
 //! (strings where the domain parses them); views are written from the
 //! domain's typed match.
 
+use std::collections::BTreeMap;
+
+use qipan_rules::{AnyPlayer, GameKind};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::state::State;
 use super::StatusView;
-use crate::matches::{MatchEnd, MatchStatus, Mode, UndoOffer};
+use crate::matches::clock::{slot, Reading};
+use crate::matches::{MatchEnd, MatchStatus, Mode, TimeControl, UndoOffer};
 
 /// Whether a match is played between seats or alone, as sent and shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,6 +93,59 @@ pub struct CreateRequest {
     pub mode: Option<ModeName>,
     /// The creator's seat in a duel; the side to move by default.
     pub seat: Option<String>,
+    /// The creator's display name.
+    pub name: Option<String>,
+    /// A duel's time control; none by default.
+    pub clock: Option<ClockRequest>,
+}
+
+/// The `clock` of `POST /v1/matches` and `POST /v1/lobby/seeks`:
+/// `{"base", "increment"}` in seconds (Fischer) or `{"days"}`
+/// (correspondence); fractions are allowed. Each member is kept as sent —
+/// absent (`None`), `null` (`Some(None)`) or a number — because the two
+/// shapes are told apart by which members are there: `{"base": 60, "days":
+/// null}` is neither.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRequest {
+    /// Fischer: each side's time at the start, in seconds.
+    #[serde(default, deserialize_with = "present")]
+    pub base: Option<Option<f64>>,
+    /// Fischer: seconds added after each timed move (0 when absent or
+    /// null).
+    #[serde(default, deserialize_with = "present")]
+    pub increment: Option<Option<f64>>,
+    /// Correspondence: days per move.
+    #[serde(default, deserialize_with = "present")]
+    pub days: Option<Option<f64>>,
+}
+
+/// A member that is there, `null` or not (`#[serde(default)]` makes an
+/// absent one `None`).
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// What a claim asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimResult {
+    /// The win.
+    Win,
+    /// A draw.
+    Draw,
+}
+
+/// Body of `POST /v1/matches/{id}/claim`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRequest {
+    /// `win` or `draw`.
+    pub result: ClaimResult,
 }
 
 /// Body of `POST /v1/matches/{id}/fork`.
@@ -99,10 +156,21 @@ pub struct ForkRequest {
     pub ply: Option<i64>,
 }
 
-/// Body (or query) of `POST /v1/matches/{id}/join`.
+/// Body of `POST /v1/matches/{id}/join`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
+    /// The invite from the creator's response.
+    pub invite: Option<String>,
+    /// The joining player's display name.
+    pub name: Option<String>,
+}
+
+/// The query of `POST /v1/matches/{id}/join` and `/invite/decline`: the
+/// invite, as the invite link carries it.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InviteQuery {
     /// The invite from the creator's response.
     pub invite: Option<String>,
 }
@@ -119,9 +187,11 @@ pub struct DeclineRequest {
 
 /// One seat of a match view.
 #[derive(Debug, Serialize)]
-pub struct SeatView {
+pub struct SeatView<'a> {
     /// The side it plays, or `solo`.
     pub seat: &'static str,
+    /// The display name its holder chose.
+    pub name: Option<&'a str>,
     /// Whether somebody holds its token.
     pub taken: bool,
     /// When it was taken (RFC 3339).
@@ -172,11 +242,15 @@ pub struct MatchView<'a> {
     /// The state view of the current position.
     pub state: &'a RawValue,
     /// The seats.
-    pub seats: Vec<SeatView>,
+    pub seats: Vec<SeatView<'a>>,
     /// How the match stands.
     pub status: StatusView,
     /// A pending takeback offer.
     pub undo_offer: Option<UndoOfferView>,
+    /// A pending draw offer.
+    pub draw_offer: Option<DrawOfferView>,
+    /// A timed duel's clock.
+    pub clock: Option<MatchClockView>,
     /// The match this one was forked from.
     pub parent: Option<ParentView>,
     /// The kept history.
@@ -203,6 +277,8 @@ pub struct MoveView<'a> {
     pub ply: i64,
     /// The seat whose token played it.
     pub seat: &'static str,
+    /// That seat's display name.
+    pub name: Option<&'a str>,
     /// The side that moved.
     pub side: &'static str,
     /// The action, in the game's canonical notation.
@@ -249,6 +325,8 @@ pub struct EventView<'a> {
     pub version: i64,
     /// The seat that did it.
     pub seat: Option<&'static str>,
+    /// That seat's display name.
+    pub name: Option<&'a str>,
     /// The match's ply after it.
     pub ply: i64,
     /// The state code after it.
@@ -265,6 +343,93 @@ pub struct EventView<'a> {
     pub undo_offer: Option<UndoOfferView>,
     /// For `invite-declined`: the reason the invited player gave.
     pub note: Option<&'a str>,
+    /// A timed duel's clock after it.
+    pub clock: Option<ClockView>,
+}
+
+/// A pending draw offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DrawOfferView {
+    /// The seat that offered.
+    pub seat: &'static str,
+}
+
+/// A time control, as match views show it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum TimeControlView {
+    /// `base` seconds each, `increment` seconds added after each timed move.
+    Fischer {
+        /// Seconds.
+        base: f64,
+        /// Seconds.
+        increment: f64,
+    },
+    /// `days` for every move.
+    Correspondence {
+        /// Days.
+        days: f64,
+    },
+}
+
+impl From<TimeControl> for TimeControlView {
+    fn from(c: TimeControl) -> TimeControlView {
+        match c {
+            TimeControl::Fischer { base, increment } => TimeControlView::Fischer {
+                base: base.seconds(),
+                increment: increment.seconds(),
+            },
+            TimeControl::Correspondence { per_move } => TimeControlView::Correspondence {
+                days: per_move.seconds() / 86_400.0,
+            },
+        }
+    }
+}
+
+/// A clock at the last write: each side's time left then, and whose clock
+/// runs since when (a client counts down from `since` to `deadline`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClockView {
+    /// Seconds left to each side, by side, as of the last move (for the
+    /// side to move: as of `since`).
+    pub remaining: BTreeMap<&'static str, f64>,
+    /// The side whose clock runs, or null (before both sides have moved,
+    /// and once the match is over).
+    pub running: Option<&'static str>,
+    /// When it started running (RFC 3339).
+    pub since: Option<String>,
+    /// When its flag falls (RFC 3339): `since` plus its `remaining`.
+    pub deadline: Option<String>,
+}
+
+impl ClockView {
+    /// The view of a clock reading of a `game` whose side to move is
+    /// `to_move`.
+    pub fn of(game: GameKind, to_move: AnyPlayer, reading: Reading) -> ClockView {
+        let players = game.players();
+        let remaining = players
+            .iter()
+            .zip(reading.left)
+            .map(|(p, left)| (p.as_str(), left.seconds()))
+            .collect();
+        let running = reading.since.map(|_| to_move.as_str());
+        ClockView {
+            remaining,
+            running,
+            since: reading.since.map(|t| t.rfc3339()),
+            deadline: reading.deadline(slot(game, to_move)).map(|t| t.rfc3339()),
+        }
+    }
+}
+
+/// A match view's clock: its time control and its reading.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchClockView {
+    /// The time control.
+    pub control: TimeControlView,
+    /// The reading.
+    #[serde(flatten)]
+    pub reading: ClockView,
 }
 
 /// The `data` of a `presence` event.

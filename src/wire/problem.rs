@@ -100,6 +100,24 @@ pub enum Members {
     Seek(SeekMembers),
     /// The limit a client reached.
     Rate(RateMembers),
+    /// Why a claim is refused.
+    Claim(ClaimMembers),
+}
+
+/// `claim-refused`: the condition that does not hold, the seat to move,
+/// and (when it is only too soon) from when a claim can be made.
+#[derive(Debug, Serialize)]
+pub struct ClaimMembers {
+    /// `own-turn`, `opponent-online`, `too-soon`, `opponent-not-seated` or
+    /// `correspondence`.
+    pub reason: &'static str,
+    /// The seat to move, when the refusal concerns it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<&'static str>,
+    /// For `too-soon`: from when a claim can be made (RFC 3339), if the seat
+    /// to move stays away.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claimable_at: Option<String>,
 }
 
 /// `rate-limited`: which limit, its quota, and when to try again (also in

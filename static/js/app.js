@@ -108,9 +108,17 @@ function ensureBoard(game) {
   $('hint').textContent = state.board.hint || '';
 }
 
+// How the reasons a match can end for read after "Red wins — ".
+const REASONS = {
+  timeout: 'on time',
+  agreement: 'by agreement',
+  abandoned: 'the other side left (claimed)',
+  resigned: 'by resignation',
+};
+
 function describeStatus(view, matchStatus) {
   const st = matchStatus || view.status;
-  const reason = st.reason ? st.reason.replace(/-/g, ' ') : '';
+  const reason = st.reason ? (REASONS[st.reason] || st.reason.replace(/-/g, ' ')) : '';
   if (st.state === 'won') return { text: `${label(st.winner, view.game)} ${st.winner === 'player' ? 'win' : 'wins'}${reason ? ` — ${reason}` : ''}`, over: true };
   if (st.state === 'drawn') return { text: `Draw${reason ? ` — ${reason}` : ''}`, over: true };
   if (st.state === 'over') return { text: `Game over${reason ? ` — ${reason}` : ''}`, over: true };
@@ -318,6 +326,8 @@ function syncForm(game, variant) {
   $('duel-btn').hidden = !duel;
   side.hidden = !duel;
   document.querySelector('label[for="duel-side"]').hidden = !duel;
+  $('duel-clock').hidden = !duel;
+  document.querySelector('label[for="duel-clock"]').hidden = !duel;
   $('seek-btn').disabled = !duel;
   $('seek-btn').title = duel ? `Post an open ${NAMES[game]} game to the lobby` : 'The lobby has two-player games only';
   if (info) $('action-input').placeholder = `e.g. ${info.action_syntax.examples.join(', ')}`;
@@ -418,7 +428,7 @@ function onKey(e) {
 
 // ---- wiring ---------------------------------------------------------------
 
-const live = new Live({ say, fail, showView, copyText, pageUrl, label, names: NAMES, navigate, state });
+const live = new Live({ say, fail, showView, copyText, pageUrl, label, names: NAMES, colors: SIDE_COLORS, navigate, state });
 
 function wire() {
   renderTabs();

@@ -1,9 +1,15 @@
 // Matches and live play: create, join (invite links), play over the match
-// WebSocket (HTTP when the socket is down), takebacks, resign, fork, the
-// kept history, presence, and the lobby of open seeks.
+// WebSocket (HTTP when the socket is down), takebacks, draw offers, claims,
+// resign, fork, the kept history, presence, clocks, and the lobby of open
+// seeks.
 //
 // Seat tokens live in localStorage under `qipan.seat.<match id>`; they are
-// sent only in the socket's auth message or an Authorization header.
+// sent only in the socket's auth message or an Authorization header. The
+// player's name lives under `qipan.name`.
+//
+// Clocks tick here, but the server keeps the time: the page counts the
+// running side down from `remaining` as of `since`, and a flag falls when
+// the server says so (a `timeout` event).
 
 import { api, ApiError, readEventStream } from './api.js';
 import { h } from './dom.js';
@@ -25,6 +31,39 @@ function saveSeat(id, seat) {
   } catch { /* storage off: the seat lasts as long as the page */ }
 }
 
+// The name the player gave (the same one for every match and seek).
+function playerName() {
+  const field = $('player-name');
+  const name = field ? field.value.trim() : '';
+  try {
+    localStorage.setItem('qipan.name', name);
+  } catch { /* storage off */ }
+  return name || null;
+}
+
+// The clock chosen for a duel or a seek: `300+3` (Fischer, seconds) or
+// `d3` (days a move); none when empty.
+function chosenClock() {
+  const v = $('duel-clock') ? $('duel-clock').value : '';
+  if (!v) return null;
+  if (v.startsWith('d')) return { days: Number(v.slice(1)) };
+  const [base, increment] = v.split('+').map(Number);
+  return { base, increment };
+}
+
+// Time left as players read it (as the match picture shows it): `1d 04h`,
+// `1:02:03`, `4:05`, and tenths under ten seconds (`0:09.4`).
+export function clockText(seconds) {
+  const ms = Math.max(0, Math.floor(seconds * 1000));
+  const s = Math.floor(ms / 1000);
+  const pad = (n) => String(n).padStart(2, '0');
+  const [d, h, m, sec] = [Math.floor(s / 86400), Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60];
+  if (d > 0) return `${d}d ${pad(h)}h`;
+  if (s >= 3600) return `${h}:${pad(m)}:${pad(sec)}`;
+  if (s >= 10) return `${m}:${pad(sec)}`;
+  return `0:${pad(sec)}.${Math.floor(ms / 100) % 10}`;
+}
+
 export class Live {
   constructor(shell) {
     this.shell = shell;
@@ -42,6 +81,11 @@ export class Live {
     this.renderSeq = 0;
     this.seeks = new Map();
     this.mySeek = null;
+    this.ticking = null;
+    try {
+      const name = localStorage.getItem('qipan.name');
+      if (name && $('player-name')) $('player-name').value = name;
+    } catch { /* storage off */ }
   }
 
   // ---- opening and closing -------------------------------------------------
@@ -84,6 +128,8 @@ export class Live {
     this.ws = null;
     this.wsReady = false;
     clearTimeout(this.retry);
+    clearInterval(this.ticking);
+    this.ticking = null;
     for (const [, p] of this.refs) p.reject(new ApiError(0, { detail: 'left the match' }));
     this.refs.clear();
     $('match-create').hidden = false;
@@ -167,6 +213,11 @@ export class Live {
     m.to_move = data.to_move;
     m.status = data.status;
     m.undo_offer = data.kind === 'takeback-offered' ? data.undo_offer : null;
+    // A draw offer stands until it is answered, a move or a takeback is
+    // made, or the match ends.
+    if (data.kind === 'draw-offered') m.draw_offer = { seat: data.seat };
+    else if (['move', 'undo', 'draw-declined'].includes(data.kind) || data.status.state !== 'ongoing') m.draw_offer = null;
+    if (data.clock) m.clock = { ...m.clock, ...data.clock };
     if (data.kind === 'joined' || data.kind === 'invited' || data.kind === 'invite-withdrawn' || data.kind === 'invite-declined') {
       const fresh = await api.match(this.id);
       if (!this.match) return;
@@ -178,7 +229,12 @@ export class Live {
     else if (data.kind === 'takeback-declined' && others) this.shell.say('The takeback was declined.');
     else if (data.kind === 'undo') this.shell.say('A move was taken back.');
     else if (data.kind === 'resigned') this.shell.say(`${this.shell.label(data.seat, m.game)} resigned.`);
-    else if (data.kind === 'joined' && others) this.shell.say(`${this.shell.label(data.seat, m.game)} joined.`);
+    else if (data.kind === 'joined' && others) this.shell.say(`${this.shell.label(data.seat, m.game)}${data.name ? ` (${data.name})` : ''} joined.`);
+    else if (data.kind === 'timeout') this.shell.say('A flag fell: the match is over on time.');
+    else if (data.kind === 'draw-offered' && others) this.shell.say(`${this.shell.label(data.seat, m.game)} offers a draw.`);
+    else if (data.kind === 'draw-agreed') this.shell.say('The match is drawn by agreement.');
+    else if (data.kind === 'draw-declined' && others) this.shell.say('The draw offer was declined.');
+    else if (data.kind === 'claimed') this.shell.say(`${this.shell.label(data.seat, m.game)} claimed the game: the other side left.`);
     const view = data.code === this.view.code ? this.view : await api.view(m.game, data.code);
     await this.apply({ ...m, state: view }, { history: data.kind !== 'move' && data.kind !== 'over', moves: data.moves });
   }
@@ -305,6 +361,57 @@ export class Live {
     await this.command('resign', {}, () => api.resign(this.id, this.seat.token));
   }
 
+  async offerDraw() {
+    const ack = await this.command('draw', {}, () => api.offerDraw(this.id, this.seat.token));
+    if (this.match && this.match.status.state === 'ongoing') this.shell.say('Draw offered: waiting for an answer.');
+    return ack;
+  }
+
+  async answerDraw(accept) {
+    const tok = this.seat && this.seat.token;
+    if (accept) await this.command('draw-accept', {}, () => api.acceptDraw(this.id, tok));
+    else await this.command('draw-decline', {}, () => api.declineDraw(this.id, tok));
+  }
+
+  async claim(result) {
+    await this.command('claim', { result }, () => api.claim(this.id, this.seat.token, result));
+  }
+
+  // Whether this seat may claim against the side to move: it is away
+  // (offline) in a duel without a correspondence clock. The server checks
+  // the rest (how long it has been away) and says from when.
+  claimable() {
+    const m = this.match;
+    const mine = this.seat && this.seat.seat;
+    if (!m || !mine || m.mode !== 'duel' || m.status.state !== 'ongoing' || m.to_move === mine) return false;
+    if (m.clock && m.clock.control && m.clock.control.type === 'correspondence') return false;
+    const away = m.seats.find((s) => s.seat === m.to_move);
+    return !!away && away.taken && !away.online;
+  }
+
+  // Seconds left to `side` now, counting the running side down from
+  // `since`.
+  secondsLeft(side) {
+    const c = this.match && this.match.clock;
+    if (!c) return 0;
+    const left = c.remaining[side];
+    if (c.running !== side || !c.since) return left;
+    return Math.max(0, left - (Date.now() - Date.parse(c.since)) / 1000);
+  }
+
+  // Redraws the clocks' times (every tenth of a second while one runs).
+  renderClocks() {
+    const m = this.match;
+    if (!m || !m.clock) return;
+    for (const row of document.querySelectorAll('#match-info .clock-row')) {
+      const side = row.dataset.side;
+      const left = this.secondsLeft(side);
+      row.querySelector('.time').textContent = clockText(left);
+      row.classList.toggle('running', m.clock.running === side);
+      row.classList.toggle('low', m.clock.running === side && left < 10);
+    }
+  }
+
   async fork(ply) {
     const token = this.seat && this.seat.token;
     const m = await api.fork(this.id, token, ply);
@@ -314,7 +421,7 @@ export class Live {
   }
 
   async join() {
-    const m = await api.join(this.id, this.invite);
+    const m = await api.join(this.id, this.invite, playerName());
     saveSeat(m.id, { token: m.token, seat: m.seat });
     this.shell.navigate(`/play/matches/${m.id}`, 'replace');
     this.shell.say(`You joined as ${this.shell.label(m.seat, m.game)}.`);
@@ -333,6 +440,10 @@ export class Live {
     if (!view) return;
     const body = { game: view.game, from: view.code, mode };
     if (mode === 'duel' && side) body.seat = side;
+    const name = playerName();
+    if (name) body.name = name;
+    const clock = mode === 'duel' ? chosenClock() : null;
+    if (clock) body.clock = clock;
     const m = await api.createMatch(body);
     const invite = m.invites && m.invites[0];
     saveSeat(m.id, { token: m.token, seat: m.seat, invite: invite ? { seat: invite.seat, invite: invite.invite } : null });
@@ -364,7 +475,42 @@ export class Live {
     }
     parts.push(h('ul', { class: 'seats', 'aria-label': 'Seats' }, ...m.seats.map((s) => h('li', { 'data-seat': s.seat, 'data-online': String(s.online) },
       h('span', { class: `online${s.online ? ' on' : ''}`, 'aria-hidden': 'true' }),
-      `${m.mode === 'solo' ? 'Player' : label(s.seat, m.game)}${s.seat === mine ? ' (you)' : ''} — ${s.taken ? (s.online ? 'online' : 'offline') : 'open seat'}`))));
+      `${m.mode === 'solo' ? 'Player' : label(s.seat, m.game)}${s.name ? ` · ${s.name}` : ''}${s.seat === mine ? ' (you)' : ''} — ${s.taken ? (s.online ? 'online' : 'offline') : 'open seat'}`))));
+    if (m.mode === 'duel') {
+      // The seat below is this page's (or the first player's, watching).
+      const seats = m.seats.slice();
+      if (mine && seats[0].seat === mine) seats.reverse();
+      else if (!mine) seats.reverse();
+      parts.push(h('div', { class: 'clocks', 'aria-label': 'Players and clocks' }, ...seats.map((s) => h('div', {
+        class: `clock-row${m.clock && m.clock.running === s.seat ? ' running' : ''}`,
+        'data-side': s.seat,
+      },
+      h('span', { class: 'dot', style: `background:${this.shell.colors[s.seat] || '#888'}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'who' }, s.name ? `${s.name} (${label(s.seat, m.game)})` : label(s.seat, m.game)),
+      m.clock ? h('span', { class: 'time', id: `clock-${s.seat}`, 'aria-label': `${label(s.seat, m.game)}'s time` }, clockText(this.secondsLeft(s.seat))) : null))));
+      if (m.clock) parts.push(h('p', { class: 'small' }, m.clock.control.type === 'fischer'
+        ? `Clock: ${m.clock.control.base / 60} min + ${m.clock.control.increment} s; each side's first move is free.`
+        : `Clock: ${m.clock.control.days} day${m.clock.control.days === 1 ? '' : 's'} a move.`));
+    }
+    if (m.draw_offer && m.status.state === 'ongoing') {
+      if (m.draw_offer.seat === mine) {
+        parts.push(h('p', { class: 'offer', id: 'draw-offer' }, 'You offered a draw.'));
+        parts.push(h('div', { class: 'buttons' }, act('Withdraw draw offer', () => this.answerDraw(false), { id: 'draw-withdraw-btn' })));
+      } else {
+        parts.push(h('p', { class: 'offer', id: 'draw-offer' }, `${label(m.draw_offer.seat, m.game)} offers a draw.`));
+        if (mine) {
+          parts.push(h('div', { class: 'buttons' },
+            act('Accept draw', () => this.answerDraw(true), { class: 'primary', id: 'draw-accept-btn' }),
+            act('Decline draw', () => this.answerDraw(false), { id: 'draw-decline-btn' })));
+        }
+      }
+    }
+    if (this.claimable()) {
+      parts.push(h('p', { class: 'offer', id: 'claim-note' }, `${label(m.to_move, m.game)} is away. Once they have been gone long enough, you may end the match.`));
+      parts.push(h('div', { class: 'buttons' },
+        act('Claim the win', () => this.claim('win'), { id: 'claim-win-btn' }),
+        act('Claim a draw', () => this.claim('draw'), { id: 'claim-draw-btn' })));
+    }
     const open = m.seats.find((s) => !s.taken);
     if (open && this.seat && this.seat.invite) {
       const link = `${location.origin}/play/matches/${m.id}?invite=${encodeURIComponent(this.seat.invite.invite)}`;
@@ -395,6 +541,7 @@ export class Live {
     const buttons = [];
     if (mine && ongoing) {
       buttons.push(act(m.mode === 'solo' ? 'Undo' : 'Offer takeback', () => this.undo(), { id: 'takeback-btn', disabled: m.ply === 0 || !!m.undo_offer }));
+      if (m.mode === 'duel' && !m.draw_offer) buttons.push(act('Offer draw', () => this.offerDraw(), { id: 'draw-btn' }));
       if (m.mode === 'duel') buttons.push(act(this.resignArmed ? 'Really resign?' : 'Resign', () => this.resign(), { id: 'resign-btn' }));
     }
     if (mine || !ongoing) buttons.push(act('Fork to practice', () => this.fork(null), { id: 'fork-btn' }));
@@ -409,6 +556,12 @@ export class Live {
     }
     box.replaceChildren(...parts);
     $('undo-btn').disabled = !(mine && ongoing && m.mode === 'solo' && m.ply > 0);
+    const runs = !!(m.clock && m.clock.running && ongoing);
+    if (runs && !this.ticking) this.ticking = setInterval(() => this.renderClocks(), 100);
+    if (!runs && this.ticking) {
+      clearInterval(this.ticking);
+      this.ticking = null;
+    }
   }
 
   // ---- the lobby ---------------------------------------------------------
@@ -442,15 +595,18 @@ export class Live {
     const items = [...this.seeks.values()].map((s) => {
       const own = this.mySeek && this.mySeek.id === s.id;
       const side = s.side === 'random' ? 'random side' : `seeker plays ${label(s.side, s.game)}`;
+      const clock = !s.clock ? 'no clock' : s.clock.type === 'fischer'
+        ? `${s.clock.base / 60}+${s.clock.increment}` : `${s.clock.days} d/move`;
+      const who = s.name ? `${s.name} · ` : '';
       return h('li', { 'data-seek': s.id },
-        h('span', {}, `${names[s.game]}${s.variant && s.variant !== 'standard' ? ` ${s.variant}` : ''}${s.size ? ` ${s.size}×${s.size}` : ''} · ${side}`),
+        h('span', {}, `${who}${names[s.game]}${s.variant && s.variant !== 'standard' ? ` ${s.variant}` : ''}${s.size ? ` ${s.size}×${s.size}` : ''} · ${side} · ${clock}`),
         own ? h('span', { class: 'small' }, 'yours') : h('button', { type: 'button', class: 'take', onclick: () => this.take(s).catch(this.shell.fail) }, 'Take'));
     });
     list.replaceChildren(...(items.length ? items : [h('li', { class: 'empty' }, 'No open games. Post one!')]));
   }
 
   async take(seek) {
-    const m = await api.take(seek.id);
+    const m = await api.take(seek.id, playerName());
     saveSeat(m.id, { token: m.token, seat: m.seat });
     this.shell.navigate(`/play/matches/${m.id}`);
     this.shell.say(`You took the game: you play ${this.shell.label(m.seat, m.game)}.`);
@@ -460,6 +616,10 @@ export class Live {
     const view = this.shell.state.view;
     if (!view || this.mySeek) return;
     const body = { game: view.game, side: $('duel-side').value || 'random' };
+    const name = playerName();
+    if (name) body.name = name;
+    const clock = chosenClock();
+    if (clock) body.clock = clock;
     if (view.variant && view.variant !== 'standard') body.variant = view.variant;
     if (view.game === 'gomoku' && view.size !== 15) body.size = view.size;
     const seek = await api.seek(body);

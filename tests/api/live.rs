@@ -27,6 +27,9 @@ pub struct Stream {
     buffer: String,
     /// Whether `presence` events are passed over.
     pub skip_presence: bool,
+    /// Whether it is a match's stream, whose events are checked against
+    /// `MatchStreamEvent` of openapi.yaml.
+    match_stream: bool,
 }
 
 impl Stream {
@@ -56,6 +59,7 @@ impl Stream {
             res,
             buffer: String::new(),
             skip_presence: true,
+            match_stream: path.starts_with("/v1/matches/"),
         }
     }
 
@@ -74,6 +78,9 @@ impl Stream {
                     } else if let Some(v) = line.strip_prefix("data: ") {
                         data = Some(serde_json::from_str(v).expect("event data is JSON"));
                     }
+                }
+                if let (true, Some(kind), Some(data)) = (self.match_stream, &kind, &data) {
+                    crate::spec::assert_event_conforms(kind, data);
                 }
                 match (kind, data) {
                     (Some(kind), _) if kind == "presence" && self.skip_presence => continue,

@@ -2,7 +2,8 @@
 //! and streamed, taking it seats both players and tells the seeker live; a
 //! seek goes when its creator leaves or withdraws it; an invited player
 //! declines with a reason the inviter's stream shows, and an inviter
-//! withdraws or reissues invites.
+//! withdraws or reissues invites. A seek carries its seeker's name and the
+//! duel's clock, and the duel taken from it is timed and names both seats.
 
 use std::time::Duration;
 
@@ -252,7 +253,128 @@ async fn a_declined_invitation_reaches_the_inviter(backend: Backend) {
     .problem(409, "no-open-seat");
 }
 
+async fn a_seek_names_its_seeker_and_times_its_duel(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let mut lobby = Stream::at(&app, "/v1/lobby/events", None, None).await;
+    lobby.expect().await;
+    let s = seek(
+        &app,
+        json!({ "game": "xiangqi", "side": "red", "name": " Lin ", "clock": { "base": 180, "increment": 2 } }),
+    )
+    .await;
+    let clock = json!({ "type": "fischer", "base": 180.0, "increment": 2.0 });
+    assert_eq!((&s["name"], &s["clock"]), (&json!("Lin"), &clock));
+    let token = s["token"].as_str().expect("token").to_owned();
+    let mut mine = Stream::at(&app, &path(&s["events_url"], &app), None, Some(&token)).await;
+    let first = mine.expect().await;
+    assert_eq!(
+        (&first.data["name"], &first.data["clock"]),
+        (&json!("Lin"), &clock)
+    );
+    let e = lobby.expect().await;
+    assert_eq!((e.kind.as_str(), &e.data["name"]), ("seek", &json!("Lin")));
+    assert_eq!(e.data["clock"], clock);
+    let listed = app.get("/v1/lobby").await.json();
+    assert_eq!(
+        (&listed["seeks"][0]["name"], &listed["seeks"][0]["clock"]),
+        (&json!("Lin"), &clock)
+    );
+    // A correspondence seek, and one without a name or a clock.
+    let days = seek(&app, json!({ "game": "gomoku", "clock": { "days": 3 } })).await;
+    assert_eq!(
+        (&days["name"], &days["clock"]),
+        (
+            &Value::Null,
+            &json!({ "type": "correspondence", "days": 3.0 })
+        )
+    );
+    let plain = seek(&app, json!({ "game": "quoridor" })).await;
+    assert_eq!(
+        (&plain["name"], &plain["clock"]),
+        (&Value::Null, &Value::Null)
+    );
+
+    // The taker's name is checked as a join's is; then the duel has both.
+    let take = path(&s["take_url"], &app);
+    let json_body = [("content-type", "application/json")];
+    let bad = app
+        .request(
+            Method::POST,
+            &take,
+            &json_body,
+            Some(json!({ "name": "   " }).to_string().into_bytes()),
+        )
+        .await;
+    let p = bad.problem(400, "invalid-field");
+    assert_eq!(p["field"], "name");
+    let res = app
+        .request(
+            Method::POST,
+            &take,
+            &json_body,
+            Some(json!({ "name": "Ada" }).to_string().into_bytes()),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+    let duel = res.json();
+    assert_eq!(duel["seat"], "black");
+    let names: Vec<&Value> = duel["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .map(|s| &s["name"])
+        .collect();
+    assert_eq!(names, [&json!("Lin"), &json!("Ada")]);
+    assert_eq!(duel["clock"]["control"], clock);
+    assert_eq!(
+        duel["clock"]["remaining"],
+        json!({ "red": 180.0, "black": 180.0 })
+    );
+    assert_eq!(duel["clock"]["running"], Value::Null);
+    let matched = mine.expect().await;
+    assert_eq!(matched.kind, "matched");
+    // The clock runs once both have moved, as in any timed duel.
+    let id = duel["id"].as_str().expect("id").to_owned();
+    play(&app, &id, &token, json!(["h2e2"])).await;
+    let v = play(
+        &app,
+        &id,
+        duel["token"].as_str().expect("token"),
+        json!(["h9g7"]),
+    )
+    .await;
+    assert_eq!(v["clock"]["running"], "red");
+
+    // A seek's clock and name are refused as a match's are.
+    for (body, field) in [
+        (
+            json!({ "game": "xiangqi", "clock": { "base": 0 } }),
+            "clock.base",
+        ),
+        (
+            json!({ "game": "xiangqi", "clock": { "days": 61 } }),
+            "clock.days",
+        ),
+        (
+            json!({ "game": "xiangqi", "clock": { "base": 60, "days": 1 } }),
+            "clock",
+        ),
+        (json!({ "game": "xiangqi", "name": "a\u{202e}b" }), "name"),
+    ] {
+        let res = app.post_json("/v1/lobby/seeks", &body).await;
+        let p = res.problem(400, "invalid-field");
+        assert_eq!(p["field"], field, "{body}");
+        let mut as_match = body.clone();
+        as_match["mode"] = json!("duel");
+        let m = app.post_json("/v1/matches", &as_match).await.json();
+        assert_eq!(p["detail"], m["detail"], "{body}");
+    }
+}
+
 on_both_backends!(
+    a_seek_names_its_seeker_and_times_its_duel,
     seek_list_take_and_both_told,
     a_seek_goes_when_its_creator_leaves_or_withdraws,
     a_declined_invitation_reaches_the_inviter,

@@ -6,6 +6,7 @@ mod browser;
 mod compression;
 mod db;
 mod docs;
+mod duels;
 mod errors;
 mod gomoku;
 mod helpers;

@@ -181,8 +181,8 @@ async fn a_duel_is_created_joined_and_played(backend: Backend) {
     assert_eq!(
         v["seats"],
         json!([
-            { "seat": "red", "taken": true, "joined_at": v["created_at"], "online": false },
-            { "seat": "black", "taken": false, "joined_at": null, "online": false },
+            { "seat": "red", "name": null, "taken": true, "joined_at": v["created_at"], "online": false },
+            { "seat": "black", "name": null, "taken": false, "joined_at": null, "online": false },
         ])
     );
     let red_token = v["token"].as_str().expect("token").to_owned();

@@ -2,10 +2,15 @@
 //! for every game, the options and their refusals, caching.
 //!
 //! What the pictures look like is the picture crate's golden tests; here
-//! the service's side: routing, options, media types, caching.
+//! the service's side: routing, options, media types, caching, and what a
+//! duel's picture is given to show (names, clocks, how it ended).
 
+use std::time::Duration;
+
+use qipan_picture::{ClockFace, Options, Panel, PanelPlayer};
+use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::db::{on_both_backends, spawn_match_app, Backend};
 use crate::helpers::{spawn_app, TestApp, TestResponse, START};
@@ -186,7 +191,7 @@ async fn a_match_picture_is_its_position_with_the_last_move(backend: Backend) {
     let Some(app) = spawn_match_app(backend).await else {
         return;
     };
-    let (id, red, _) = create(&app, json!({ "game": "xiangqi" })).await;
+    let (id, red, _) = create(&app, json!({ "game": "xiangqi", "mode": "solo" })).await;
     let path = format!("/v1/matches/{id}/picture.svg");
     let before = app.get(&path).await;
     let start = svg_text(&before);
@@ -230,4 +235,111 @@ async fn a_match_picture_is_its_position_with_the_last_move(backend: Backend) {
         .problem(404, "unknown-match");
 }
 
-on_both_backends!(a_match_picture_is_its_position_with_the_last_move);
+/// The panel a duel's view calls for: its seats' names, and its clock's
+/// reading (the running side's clock lit), with `result` under it.
+fn panel_of(view: &Value, result: Option<&str>) -> Panel {
+    let seats = view["seats"].as_array().expect("seats");
+    let player = |i: usize| {
+        let side = seats[i]["seat"].as_str().expect("seat");
+        let clock = &view["clock"];
+        PanelPlayer {
+            name: seats[i]["name"].as_str().map(str::to_owned),
+            clock: clock["remaining"][side].as_f64().map(|s| ClockFace {
+                left: Duration::from_millis((s * 1000.0).round() as u64),
+                running: clock["running"] == side,
+            }),
+        }
+    };
+    Panel {
+        players: [player(0), player(1)],
+        result: result.map(str::to_owned),
+    }
+}
+
+async fn a_duel_picture_shows_names_clocks_and_the_end(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, red, v) = create(
+        &app,
+        json!({ "game": "xiangqi", "name": "Lin", "clock": { "base": 300, "increment": 2 } }),
+    )
+    .await;
+    let invite = v["invites"][0]["invite"].as_str().expect("invite");
+    let joined = app
+        .post_json(
+            &format!("/v1/matches/{id}/join"),
+            &json!({ "invite": invite, "name": "Ada" }),
+        )
+        .await
+        .json();
+    let black = joined["token"].as_str().expect("token").to_owned();
+    play(&app, &id, &red, json!(["h2e2"])).await;
+    play(&app, &id, &black, json!(["h9g7"])).await;
+    let view = play(&app, &id, &red, json!(["b0c2"])).await;
+    assert_eq!(view["clock"]["running"], "black");
+    let code = view["state"]["code"].as_str().expect("code");
+    let pos = AnyPosition::from_code(GameKind::Xiangqi, code).expect("a code");
+    let options = |size| Options {
+        size,
+        last: Some(AnyAction::parse(GameKind::Xiangqi, "b0c2").expect("a move")),
+        ..Options::default()
+    };
+    let panel = panel_of(&view, None);
+    assert_eq!(
+        panel.players.clone().map(|p| p.name),
+        [Some("Lin".to_owned()), Some("Ada".to_owned())]
+    );
+    assert!(panel.players[1].clock.is_some_and(|c| c.running));
+    let drawn = svg_text(&app.get(&format!("/v1/matches/{id}/picture.svg")).await);
+    assert_eq!(
+        drawn,
+        qipan_picture::duel_svg(&pos, &options(480), &panel).expect("drawn")
+    );
+    let png = app
+        .get(&format!("/v1/matches/{id}/picture.png?size=360"))
+        .await;
+    assert_eq!(
+        png_size(&png.body),
+        qipan_picture::duel_dimensions(&pos, &options(360), &panel).expect("sized")
+    );
+    // The page's preview tags give the duel picture's size.
+    let page = app.get(&format!("/m/{id}")).await;
+    let html = String::from_utf8_lossy(&page.body);
+    let (w, h) =
+        qipan_picture::duel_dimensions(&pos, &options(PAGE_PICTURE), &panel).expect("sized");
+    assert!(
+        html.contains(&format!("content=\"{w}\"")) && html.contains(&format!("content=\"{h}\"")),
+        "og:image is {w}×{h}"
+    );
+
+    // Drawn by agreement: the clocks stop, and the end is told under them.
+    for token in [&black, &red] {
+        let res = app
+            .request(
+                Method::POST,
+                &format!("/v1/matches/{id}/draw"),
+                &[("authorization", &format!("Bearer {token}"))],
+                None,
+            )
+            .await;
+        assert!(res.status == 200 || res.status == 202);
+    }
+    let view = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(view["status"]["reason"], "agreement");
+    assert_eq!(view["clock"]["running"], Value::Null);
+    let panel = panel_of(&view, Some("Drawn: agreement"));
+    let drawn = svg_text(&app.get(&format!("/v1/matches/{id}/picture.svg")).await);
+    assert_eq!(
+        drawn,
+        qipan_picture::duel_svg(&pos, &options(480), &panel).expect("drawn")
+    );
+}
+
+/// The width of the picture on a match page.
+const PAGE_PICTURE: u32 = 600;
+
+on_both_backends!(
+    a_match_picture_is_its_position_with_the_last_move,
+    a_duel_picture_shows_names_clocks_and_the_end,
+);

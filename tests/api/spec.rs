@@ -1032,6 +1032,10 @@ fn documented_operations_are_the_route_table() {
         ("POST", "/v1/matches/{id}/undo/accept"),
         ("POST", "/v1/matches/{id}/undo/decline"),
         ("POST", "/v1/matches/{id}/resign"),
+        ("POST", "/v1/matches/{id}/draw"),
+        ("POST", "/v1/matches/{id}/draw/accept"),
+        ("POST", "/v1/matches/{id}/draw/decline"),
+        ("POST", "/v1/matches/{id}/claim"),
         ("POST", "/v1/matches/{id}/fork"),
         ("POST", "/v1/matches/{id}/join"),
         ("GET", "/v1/matches/{id}/ws"),
@@ -1284,7 +1288,7 @@ fn the_checker_serves_literal_segments_first() {
         r#"{{"game":"2048","variant":"standard","code":"{code}","url":"http://h/v1/2048/{code}","page":"http://h/p/2048/{code}","to_move":"player","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"legal_actions":[{{"action":"up"}},{{"action":"down"}},{{"action":"left"}},{{"action":"right"}}],"score":0,"won":false,"max_tile":2,"seed":"8709371129873690750","spawned":null,"gained":null}}"#
     );
     let view = format!(
-        r#"{{"id":"{id}","url":"http://h{path}","game":"2048","mode":"solo","version":1,"ply":0,"to_move":"player","state":{state},"seats":[{{"seat":"solo","taken":true,"joined_at":"2026-11-23T08:59:53.072Z","online":false}}],"status":{{"state":"ongoing","winner":null,"reason":null}},"undo_offer":null,"parent":null,"history_url":"http://h{path}/history","created_at":"2026-11-23T08:59:53.072Z","updated_at":"2026-11-23T08:59:53.072Z"}}"#
+        r#"{{"id":"{id}","url":"http://h{path}","game":"2048","mode":"solo","version":1,"ply":0,"to_move":"player","state":{state},"seats":[{{"seat":"solo","name":null,"taken":true,"joined_at":"2026-11-23T08:59:53.072Z","online":false}}],"status":{{"state":"ongoing","winner":null,"reason":null}},"undo_offer":null,"draw_offer":null,"clock":null,"parent":null,"history_url":"http://h{path}/history","created_at":"2026-11-23T08:59:53.072Z","updated_at":"2026-11-23T08:59:53.072Z"}}"#
     );
     let secrets =
         r#","token":"kqO-1TvwmPnNaKg81ehBFPcxrEl8ce9U9iQLqSOMLWE","seat":"solo","invites":[]}"#;
@@ -1713,4 +1717,49 @@ fn the_if_match_pattern_is_what_the_service_reads() {
             Ok(())
         })
         .unwrap();
+}
+
+/// Panics when a live event (of a match stream or socket) does not match
+/// `MatchStreamEvent` of openapi.yaml: its name is one of the documented
+/// kinds, and its data is a `MatchView` (`sync`), a `PresenceEvent`
+/// (`presence`) or a `MatchEvent`.
+#[track_caller]
+pub fn assert_event_conforms(kind: &str, data: &Value) {
+    let doc = document();
+    let kinds = &doc["components"]["schemas"]["MatchStreamEvent"]["properties"]["event"]["enum"];
+    assert!(
+        kinds
+            .as_array()
+            .is_some_and(|k| k.iter().any(|name| name == kind)),
+        "openapi.yaml: event {kind:?} is not one of MatchStreamEvent's kinds {kinds}"
+    );
+    let schema = match kind {
+        "sync" => "/components/schemas/MatchView",
+        "presence" => "/components/schemas/PresenceEvent",
+        _ => "/components/schemas/MatchEvent",
+    };
+    let errors: Vec<String> = validator(schema)
+        .iter_errors(data)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "event {kind}: its data does not match {schema}: {errors:?}\n{data}"
+    );
+}
+
+/// Panics when a WebSocket message does not match the schema `name` of
+/// openapi.yaml (`WsCommand` for what a client sends, `WsAck` or
+/// `WsProblem` for the answers).
+#[track_caller]
+pub fn assert_ws_conforms(name: &str, message: &Value) {
+    let schema = format!("/components/schemas/{name}");
+    let errors: Vec<String> = validator(&schema)
+        .iter_errors(message)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "WebSocket message does not match {schema}: {errors:?}\n{message}"
+    );
 }

@@ -2,7 +2,8 @@
 //! played entirely over two sockets while a spectator's SSE stream sees
 //! every move; commands refused with the HTTP endpoint's problem; malformed
 //! frames closing the socket with a reason; seats coming online and going
-//! offline (with the grace period a reload needs).
+//! offline (with the grace period a reload needs); draw offers and claims
+//! over a socket, answered as their HTTP endpoints answer.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -13,9 +14,12 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::db::{on_both_backends, spawn_match_app, Backend};
-use crate::helpers::TestApp;
+use qipan::configuration::Settings;
+
+use crate::db::{on_both_backends, settings, spawn_match_app, Backend, TestDb};
+use crate::helpers::{spawn_app_with, TestApp};
 use crate::live::{create, play, Stream};
+use crate::spec::assert_ws_conforms;
 
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -80,6 +84,18 @@ impl Socket {
     async fn command(&mut self, message: Value) -> Value {
         self.send(message).await;
         self.reply().await
+    }
+
+    /// Sends a command, checking it and its answer against openapi.yaml
+    /// (`WsCommand`, then `WsAck` or `WsProblem`); the answer.
+    async fn checked(&mut self, message: Value) -> Value {
+        assert_ws_conforms("WsCommand", &message);
+        let answer = self.command(message).await;
+        match answer["type"].as_str() {
+            Some("ack") => assert_ws_conforms("WsAck", &answer),
+            _ => assert_ws_conforms("WsProblem", &answer),
+        }
+        answer
     }
 
     /// The next event other than `presence`.
@@ -455,4 +471,175 @@ on_both_backends!(
     commands_are_refused_as_over_http,
     malformed_frames_close_the_socket,
     presence_online_and_offline,
+    draws_are_offered_and_answered_over_a_socket,
+    a_claim_over_a_socket_is_the_claim_over_http,
 );
+
+async fn draws_are_offered_and_answered_over_a_socket(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, red_token, black_token) = duel(&app).await;
+    let mut red = Socket::open(&app, &id).await;
+    let mut black = Socket::open(&app, &id).await;
+    for (s, token) in [(&mut red, &red_token), (&mut black, &black_token)] {
+        s.event().await; // sync
+        let ack = s.checked(json!({ "type": "auth", "token": token })).await;
+        assert_eq!(ack["type"], "ack");
+    }
+    // Nothing to answer yet: the problem of `POST /draw/accept`.
+    let answer = black
+        .checked(json!({ "type": "draw-accept", "ref": 7 }))
+        .await;
+    let http = http_problem(
+        &app,
+        &format!("/v1/matches/{id}/draw/accept"),
+        Some(&black_token),
+        &[],
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        (&answer["command"], &answer["ref"]),
+        (&json!("draw-accept"), &json!(7))
+    );
+    assert_eq!(answer["problem"], http);
+    assert_eq!(http["type"], "/problems/no-draw-offer");
+
+    // Red offers: 202, as over HTTP; red cannot accept its own offer.
+    let ack = red
+        .checked(json!({ "type": "draw", "version": 2, "ref": "r" }))
+        .await;
+    assert_eq!(
+        ack,
+        json!({ "type": "ack", "command": "draw", "ref": "r", "status": 202, "version": 3 })
+    );
+    let answer = red.checked(json!({ "type": "draw-accept" })).await;
+    let http = http_problem(
+        &app,
+        &format!("/v1/matches/{id}/draw/accept"),
+        Some(&red_token),
+        &[],
+        json!({}),
+    )
+    .await;
+    assert_eq!(answer["problem"], http);
+    assert_eq!(http["type"], "/problems/own-draw-offer");
+    // A stale version is refused as `If-Match` is.
+    let answer = black
+        .checked(json!({ "type": "draw-decline", "version": 2 }))
+        .await;
+    assert_eq!(answer["problem"]["type"], "/problems/stale-version");
+
+    // Black declines; black offers; red agrees by accepting.
+    let ack = black
+        .checked(json!({ "type": "draw-decline", "version": 3 }))
+        .await;
+    assert_eq!((&ack["status"], &ack["version"]), (&json!(200), &json!(4)));
+    let ack = black.checked(json!({ "type": "draw" })).await;
+    assert_eq!((&ack["status"], &ack["version"]), (&json!(202), &json!(5)));
+    let ack = red.checked(json!({ "type": "draw-accept" })).await;
+    assert_eq!((&ack["status"], &ack["version"]), (&json!(200), &json!(6)));
+    for s in [&mut red, &mut black] {
+        for (version, kind, seat) in [
+            (3, "draw-offered", "red"),
+            (4, "draw-declined", "black"),
+            (5, "draw-offered", "black"),
+            (6, "draw-agreed", "red"),
+        ] {
+            let e = s.event().await;
+            assert_eq!(
+                (&e["id"], &e["event"], &e["data"]["seat"]),
+                (&json!(version), &json!(kind), &json!(seat)),
+                "{e}"
+            );
+            crate::spec::assert_event_conforms(kind, &e["data"]);
+        }
+    }
+    let view = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(
+        view["status"],
+        json!({ "state": "drawn", "winner": null, "reason": "agreement" })
+    );
+    // Over: a new offer is refused as over HTTP.
+    let answer = black.checked(json!({ "type": "draw" })).await;
+    let http = http_problem(
+        &app,
+        &format!("/v1/matches/{id}/draw"),
+        Some(&black_token),
+        &[],
+        json!({}),
+    )
+    .await;
+    assert_eq!(answer["problem"], http);
+    assert_eq!(http["type"], "/problems/game-over");
+}
+
+async fn a_claim_over_a_socket_is_the_claim_over_http(backend: Backend) {
+    let Some(db) = TestDb::new(backend).await else {
+        return;
+    };
+    let app = spawn_app_with(Settings {
+        abandon_after: Duration::from_millis(400),
+        ..settings(&db.url)
+    })
+    .await;
+    let (id, red_token, _black_token) = duel(&app).await;
+    let mut red = Socket::open(&app, &id).await;
+    red.event().await; // sync
+    red.checked(json!({ "type": "auth", "token": red_token }))
+        .await;
+    // Red to move: red plays, it does not claim.
+    let answer = red
+        .checked(json!({ "type": "claim", "result": "win" }))
+        .await;
+    let http = http_problem(
+        &app,
+        &format!("/v1/matches/{id}/claim"),
+        Some(&red_token),
+        &[],
+        json!({ "result": "win" }),
+    )
+    .await;
+    assert_eq!(answer["problem"], http);
+    assert_eq!(
+        (http["type"].as_str(), http["reason"].as_str()),
+        (Some("/problems/claim-refused"), Some("own-turn"))
+    );
+    let ack = red
+        .checked(json!({ "type": "play", "actions": ["h2e2"], "version": 2 }))
+        .await;
+    assert_eq!(ack["version"], 3);
+    // Black, who never opened a stream, is to move: too soon, then won.
+    let answer = red
+        .checked(json!({ "type": "claim", "result": "win", "version": 3 }))
+        .await;
+    assert_eq!(
+        (&answer["problem"]["reason"], &answer["problem"]["seat"]),
+        (&json!("too-soon"), &json!("black"))
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let ack = red
+        .checked(json!({ "type": "claim", "result": "win", "version": 3, "ref": 1 }))
+        .await;
+    assert_eq!(
+        ack,
+        json!({ "type": "ack", "command": "claim", "ref": 1, "status": 200, "version": 4 })
+    );
+    let e = red.event().await;
+    assert_eq!((&e["event"], &e["id"]), (&json!("move"), &json!(3)));
+    let e = red.event().await;
+    assert_eq!((&e["event"], &e["id"]), (&json!("claimed"), &json!(4)));
+    crate::spec::assert_event_conforms("claimed", &e["data"]);
+    assert_eq!(
+        e["data"]["status"],
+        json!({ "state": "won", "winner": "red", "reason": "abandoned" })
+    );
+    // A claim of something else is no message of the protocol.
+    let mut s = Socket::open(&app, &id).await;
+    s.event().await; // sync
+    s.send(json!({ "type": "claim", "result": "lose" })).await;
+    let (code, reason) = s.closed().await;
+    assert_eq!(code, CloseCode::Invalid);
+    assert!(reason.contains("lose"), "{reason}");
+}

@@ -1,5 +1,6 @@
 // Matches from the page: a duel between two browsers (invite link, live
-// moves, presence, takeback), fork to practice from a kept ply, the lobby.
+// moves, presence, takeback), fork to practice from a kept ply, a timed
+// duel with names, ticking clocks and a draw by agreement, the lobby.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -113,10 +114,88 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     await black.context().close();
   });
 
+  test('a timed duel: names, ticking clocks, a draw offered and accepted', async () => {
+    const start = await startCode('xiangqi');
+    const red = await open(browser, `/play/xiangqi/${start}`);
+    await red.locator('[data-square="h2"]').waitFor();
+    await red.locator('#player-name').fill('Lin');
+    await red.locator('#duel-clock').selectOption('180+2');
+    await red.locator('#duel-side').selectOption('red');
+    await red.locator('#duel-btn').click();
+    const id = await waitForMatch(red);
+    const invite = await red.locator('#invite-link').getAttribute('href');
+
+    const black = await open(browser, invite);
+    await black.locator('#player-name').fill('Ada');
+    await black.locator('#join-btn').click();
+    assert.equal(await waitForMatch(black), id);
+    let match = await api('GET', `/v1/matches/${id}`);
+    assert.deepEqual(match.seats.map((s) => s.name), ['Lin', 'Ada']);
+    assert.deepEqual(match.clock.control, { type: 'fischer', base: 180, increment: 2 });
+
+    // Both pages name both players, each with a clock; none runs yet.
+    for (const page of [red, black]) {
+      await page.locator('.conn', { hasText: 'live' }).waitFor();
+      await page.locator('.clock-row[data-side="red"] .who', { hasText: 'Lin (Red)' }).waitFor();
+      await page.locator('.clock-row[data-side="black"] .who', { hasText: 'Ada (Black)' }).waitFor();
+      assert.equal(await page.locator('#clock-red').textContent(), '3:00');
+      assert.equal(await page.locator('#clock-black').textContent(), '3:00');
+      assert.equal(await page.locator('.clock-row.running').count(), 0);
+    }
+
+    // Each side's first move is free; then red's clock runs, on both pages.
+    await clickPoint(red, 'h2');
+    await clickPoint(red, 'e2');
+    await piece(black, 'e2', 'red cannon').waitFor();
+    await clickPoint(black, 'h9');
+    await clickPoint(black, 'g7');
+    await piece(red, 'g7', 'black horse').waitFor();
+    for (const page of [red, black]) {
+      await page.locator('.clock-row.running[data-side="red"]').waitFor();
+    }
+    await black.waitForFunction(() => {
+      const t = document.querySelector('#clock-red').textContent;
+      return t !== '3:00' && /^2:5\d$/.test(t);
+    }, null, { timeout: 5_000 });
+    assert.equal(await black.locator('#clock-black').textContent(), '3:00');
+    await screenshot(black, 'timed-duel-black');
+
+    // Red moves (its increment added); black's clock runs; black offers a
+    // draw, red accepts it.
+    await clickPoint(red, 'h0');
+    await clickPoint(red, 'g2');
+    await piece(black, 'g2', 'red horse').waitFor();
+    await red.locator('.clock-row.running[data-side="black"]').waitFor();
+    match = await api('GET', `/v1/matches/${id}`);
+    assert.equal(match.clock.running, 'black');
+    assert.ok(match.clock.remaining.red > 180, `the increment was added: ${match.clock.remaining.red}`);
+    await black.locator('#draw-btn').click();
+    await black.locator('#draw-offer', { hasText: 'You offered a draw' }).waitFor();
+    await red.locator('#draw-offer', { hasText: 'Black offers a draw' }).waitFor();
+    await screenshot(red, 'timed-duel-draw-offered');
+    await red.locator('#draw-accept-btn').click();
+    for (const page of [red, black]) {
+      await page.locator('#outcome', { hasText: 'Draw — by agreement' }).waitFor();
+      await page.locator('.clock-row[data-side="red"]').waitFor();
+      assert.equal(await page.locator('.clock-row.running').count(), 0);
+      assert.equal(await page.locator('#draw-btn').count(), 0);
+    }
+    match = await api('GET', `/v1/matches/${id}`);
+    assert.deepEqual(match.status, { state: 'drawn', winner: null, reason: 'agreement' });
+    assert.equal(match.clock.running, null);
+    await screenshot(red, 'timed-duel-drawn');
+    assert.deepEqual(red.errors, []);
+    assert.deepEqual(black.errors, []);
+    await red.context().close();
+    await black.context().close();
+  });
+
   test('the lobby: post a seek in one browser, take it in another', async () => {
     const seeker = await open(browser, '/play/gomoku');
     await seeker.locator('[data-point="h8"]').waitFor();
     await seeker.locator('#duel-side').selectOption('white');
+    await seeker.locator('#player-name').fill('Mei');
+    await seeker.locator('#duel-clock').selectOption('300+3');
     const taker = await open(browser, '/play/xiangqi');
     await taker.locator('[data-square="h2"]').waitFor();
     await seeker.locator('#seek-btn').click();
@@ -124,6 +203,12 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     const lobby = await api('GET', '/v1/lobby');
     const seek = lobby.seeks.find((s) => s.game === 'gomoku' && s.side === 'white');
     assert.ok(seek, 'the seek is listed by the API');
+    assert.equal(seek.name, 'Mei');
+    assert.deepEqual(seek.clock, { type: 'fischer', base: 300, increment: 3 });
+    // The lobby shows who seeks and with what clock.
+    await taker.locator(`[data-seek="${seek.id}"]`, { hasText: 'Mei · Gomoku' }).waitFor();
+    await taker.locator(`[data-seek="${seek.id}"]`, { hasText: '5+3' }).waitFor();
+    await taker.locator('#player-name').fill('Jo');
     await taker.locator(`[data-seek="${seek.id}"] .take`).click();
     const id = await waitForMatch(taker);
     assert.equal(await waitForMatch(seeker), id);
@@ -135,6 +220,9 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     await taker.locator('[data-point="i9"][aria-label*="white stone"]').waitFor();
     const match = await api('GET', `/v1/matches/${id}`);
     assert.equal(match.state.code, await playedCode('gomoku', await startCode('gomoku'), ['h8', 'i9']));
+    assert.deepEqual(match.seats.map((s) => [s.seat, s.name]), [['black', 'Jo'], ['white', 'Mei']]);
+    assert.equal(match.clock.control.base, 300);
+    await taker.locator('.clock-row[data-side="white"] .who', { hasText: 'Mei' }).waitFor();
     assert.ok(!(await api('GET', '/v1/lobby')).seeks.some((s) => s.id === seek.id), 'the seek is gone');
     await screenshot(seeker, 'lobby-match');
     assert.deepEqual(seeker.errors, []);

@@ -10,6 +10,10 @@ pub(crate) struct Canvas {
     out: String,
     width: u32,
     height: u32,
+    /// The drawing's extent in its own units.
+    view: (f64, f64),
+    /// Where the drawing starts in `out` (after the opening tag).
+    body: usize,
 }
 
 /// A number as an attribute value: rounded to two decimals, no `-0`.
@@ -36,7 +40,28 @@ impl Canvas {
             N(view_w),
             N(view_h)
         );
-        Canvas { out, width, height }
+        let body = out.len();
+        Canvas {
+            out,
+            width,
+            height,
+            view: (view_w, view_h),
+            body,
+        }
+    }
+
+    /// The drawing's width and height in its own units.
+    pub(crate) fn view(&self) -> (f64, f64) {
+        self.view
+    }
+
+    /// Draws `inner` (another document's drawing, without its own `<svg>`
+    /// element) into this one, in the same units, its origin moved to
+    /// (`x`, `y`).
+    pub(crate) fn place(&mut self, inner: Canvas, x: f64, y: f64) {
+        let _ = write!(self.out, r#"<g transform="translate({} {})">"#, N(x), N(y));
+        self.out.push_str(&inner.out[inner.body..]);
+        self.out.push_str("</g>");
     }
 
     /// The width in pixels.

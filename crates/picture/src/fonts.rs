@@ -84,6 +84,9 @@ struct Loaded {
     cap_height: f64,
     x_height: f64,
     glyphs: HashMap<char, Glyph>,
+    /// The font's `.notdef` glyph (a box), drawn for the characters of a
+    /// player's name that the subset lacks.
+    notdef: Glyph,
 }
 
 /// Both fonts, parsed once.
@@ -140,11 +143,7 @@ fn load(bytes: &'static [u8], chars: Vec<char>) -> Loaded {
     // The bytes are the crate's own font files; `fonts_parse_and_hold_every_glyph`
     // checks that they parse and hold every character drawn.
     let face = Face::parse(bytes, 0).expect("the embedded fonts are valid OpenType");
-    let mut glyphs = HashMap::with_capacity(chars.len());
-    for c in chars {
-        let Some(id) = face.glyph_index(c) else {
-            continue;
-        };
+    let outline = |id| {
         let mut writer = PathWriter(String::new());
         let ink = face.outline_glyph(id, &mut writer).map(|r| Ink {
             x_min: r.x_min.into(),
@@ -153,15 +152,19 @@ fn load(bytes: &'static [u8], chars: Vec<char>) -> Loaded {
             y_max: r.y_max.into(),
         });
         let advance = face.glyph_hor_advance(id).map_or(0.0, f64::from);
-        glyphs.insert(
-            c,
-            Glyph {
-                advance,
-                ink,
-                path: writer.0,
-            },
-        );
+        Glyph {
+            advance,
+            ink,
+            path: writer.0,
+        }
+    };
+    let mut glyphs = HashMap::with_capacity(chars.len());
+    for c in chars {
+        if let Some(id) = face.glyph_index(c) {
+            glyphs.insert(c, outline(id));
+        }
     }
+    let notdef = outline(ttf_parser::GlyphId(0));
     let units_per_em = f64::from(face.units_per_em());
     let ink_top = |c: char| glyphs.get(&c).and_then(|g| g.ink).map(|i| i.y_max);
     let cap_height = face
@@ -179,6 +182,7 @@ fn load(bytes: &'static [u8], chars: Vec<char>) -> Loaded {
         cap_height,
         x_height,
         glyphs,
+        notdef,
     }
 }
 
@@ -189,15 +193,28 @@ fn font(f: Font) -> &'static Loaded {
     }
 }
 
+/// What a text does with the characters its font lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Missing {
+    /// Leaves them out (the crate's own texts, whose characters the
+    /// subsets hold).
+    Skip,
+    /// Draws the font's `.notdef` box in their place (players' names,
+    /// which may hold any character).
+    Box,
+}
+
 /// The glyphs of `text` with their pen positions, and the ink box of the
-/// whole, in font units. Characters the font lacks are skipped.
-fn layout<'f>(f: &'f Loaded, text: &str) -> (Vec<(f64, &'f Glyph)>, Option<Ink>) {
+/// whole, in font units.
+fn layout<'f>(f: &'f Loaded, text: &str, missing: Missing) -> (Vec<(f64, &'f Glyph)>, Option<Ink>) {
     let mut pen = 0.0;
     let mut placed = Vec::with_capacity(text.len());
     let mut ink: Option<Ink> = None;
     for c in text.chars() {
-        let Some(g) = f.glyphs.get(&c) else {
-            continue;
+        let g = match (f.glyphs.get(&c), missing) {
+            (Some(g), _) => g,
+            (None, Missing::Box) => &f.notdef,
+            (None, Missing::Skip) => continue,
         };
         if let Some(i) = g.ink {
             let moved = Ink {
@@ -223,8 +240,13 @@ fn layout<'f>(f: &'f Loaded, text: &str) -> (Vec<(f64, &'f Glyph)>, Option<Ink>)
 
 /// The width of `text`'s ink at em size `size`.
 pub(crate) fn measure(font_id: Font, text: &str, size: f64) -> f64 {
+    measure_with(font_id, text, size, Missing::Skip)
+}
+
+/// The width of `text`'s ink at em size `size`, drawn with `missing`.
+pub(crate) fn measure_with(font_id: Font, text: &str, size: f64, missing: Missing) -> f64 {
     let f = font(font_id);
-    let (_, ink) = layout(f, text);
+    let (_, ink) = layout(f, text, missing);
     ink.map_or(0.0, |i| (i.x_max - i.x_min) * size / f.units_per_em)
 }
 
@@ -238,8 +260,29 @@ pub(crate) fn text(
     anchor: Anchor,
     baseline: Middle,
 ) {
+    text_with(
+        canvas,
+        text,
+        (x, y),
+        style,
+        (anchor, baseline),
+        Missing::Skip,
+    );
+}
+
+/// Draws `text` with its reference point at `at`, placed by
+/// `(anchor, baseline)`, the characters the font lacks drawn as `missing`
+/// says.
+pub(crate) fn text_with(
+    canvas: &mut Canvas,
+    text: &str,
+    (x, y): (f64, f64),
+    style: Style<'_>,
+    (anchor, baseline): (Anchor, Middle),
+    missing: Missing,
+) {
     let f = font(style.font);
-    let (placed, ink) = layout(f, text);
+    let (placed, ink) = layout(f, text, missing);
     let Some(ink) = ink else {
         return;
     };
@@ -310,5 +353,16 @@ mod tests {
         let b = measure(Font::Latin, "2048", 20.0);
         assert!(a > 0.0 && (b - 2.0 * a).abs() < 1e-9);
         assert_eq!(measure(Font::Latin, " ", 10.0), 0.0);
+    }
+
+    #[test]
+    fn characters_the_font_lacks_are_skipped_or_boxed() {
+        assert_eq!(
+            measure(Font::Latin, "Zoë", 10.0),
+            measure(Font::Latin, "Zo", 10.0)
+        );
+        let boxed = measure_with(Font::Latin, "Zoë", 10.0, Missing::Box);
+        assert!(boxed > measure(Font::Latin, "Zo", 10.0));
+        assert!(font(Font::Latin).notdef.ink.is_some());
     }
 }

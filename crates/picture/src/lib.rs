@@ -39,6 +39,11 @@
 //!   queue, score, lines and level; "GAME OVER" over the field once the
 //!   stack has topped out. Highlight: the ghost (where a hard drop lands).
 //!
+//! A duel's picture ([`duel_svg`], [`duel_png`]) adds a band above and
+//! below the board for each player (a disc of its side's colour, its name,
+//! its clock with the running one lit) and, once the match is over, a line
+//! saying how it ended: see [`Panel`].
+//!
 //! While a two-player game goes on, the side to move is marked: a small
 //! disc in the corner beside its back rank (xiangqi), a small stone in the
 //! bottom-right corner (gomoku), a pointer before its walls (quoridor).
@@ -50,7 +55,10 @@ use qipan_rules::{gomoku, quoridor, xiangqi, AnyAction, AnyPosition, GameKind, R
 mod canvas;
 mod fonts;
 mod games;
+mod panel;
 mod render;
+
+pub use panel::{ClockFace, Panel, PanelPlayer};
 
 /// The narrowest picture, in pixels.
 pub const MIN_SIZE: u32 = 64;
@@ -122,6 +130,12 @@ pub enum PictureError {
         /// What contradicts it.
         why: ImpossibleLast,
     },
+    /// A duel's panel was asked for a game of one player.
+    #[error("{game} has one player: a duel's panel is for the two-player games")]
+    NotADuel {
+        /// The position's game.
+        game: GameKind,
+    },
     /// The renderer refused the drawing. Not expected: the SVG is the
     /// crate's own; the detail says what failed.
     #[error("the picture could not be rendered: {detail}")]
@@ -137,6 +151,7 @@ impl Reason for PictureError {
             PictureError::SizeOutOfRange { .. } => "size-out-of-range",
             PictureError::LastOfAnotherGame { .. } => "wrong-game",
             PictureError::ImpossibleLast { .. } => "impossible-last-move",
+            PictureError::NotADuel { .. } => "not-a-duel",
             PictureError::Render { .. } => "render-failed",
         }
     }
@@ -241,6 +256,50 @@ pub fn svg(pos: &AnyPosition, options: &Options) -> Result<String, PictureError>
 /// drawing.
 pub fn png(pos: &AnyPosition, options: &Options) -> Result<Vec<u8>, PictureError> {
     render::png(&svg(pos, options)?)
+}
+
+/// Draws a duel: `pos` as [`svg`] draws it, with each player's band above
+/// and below it and, once over, how the match ended (see [`Panel`]).
+///
+/// # Errors
+///
+/// As [`svg`]; [`PictureError::NotADuel`] for a one-player game.
+pub fn duel_svg(
+    pos: &AnyPosition,
+    options: &Options,
+    panel: &Panel,
+) -> Result<String, PictureError> {
+    Ok(panel::draw(pos, options, panel)?.finish())
+}
+
+/// Renders the picture [`duel_svg`] draws as a PNG, `options.size` pixels
+/// wide.
+///
+/// # Errors
+///
+/// As [`duel_svg`]; [`PictureError::Render`] should the renderer refuse
+/// the drawing.
+pub fn duel_png(
+    pos: &AnyPosition,
+    options: &Options,
+    panel: &Panel,
+) -> Result<Vec<u8>, PictureError> {
+    render::png(&duel_svg(pos, options, panel)?)
+}
+
+/// The width and height in pixels of the picture [`duel_svg`] and
+/// [`duel_png`] draw.
+///
+/// # Errors
+///
+/// As [`duel_svg`].
+pub fn duel_dimensions(
+    pos: &AnyPosition,
+    options: &Options,
+    panel: &Panel,
+) -> Result<(u32, u32), PictureError> {
+    let canvas = panel::draw(pos, options, panel)?;
+    Ok((canvas.width(), canvas.height()))
 }
 
 /// Checks the width asked for.

@@ -15,7 +15,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use qipan_picture::{png, svg, Options};
+use std::time::Duration;
+
+use qipan_picture::{duel_png, duel_svg, png, svg, ClockFace, Options, Panel, PanelPlayer};
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use resvg::tiny_skia::Pixmap;
 
@@ -119,6 +121,25 @@ fn check(name: &str, pos: &AnyPosition, options: &Options) {
     golden(&dir.join(format!("{name}.png")), &bytes, |e, a| {
         compare_png(name, e, a)
     });
+}
+
+fn check_duel(name: &str, pos: &AnyPosition, options: &Options, panel: &Panel) {
+    let text = duel_svg(pos, options, panel).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bytes = duel_png(pos, options, panel).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let dir = golden_dir();
+    golden(&dir.join(format!("{name}.svg")), text.as_bytes(), |e, a| {
+        compare_svg(name, e, a)
+    });
+    golden(&dir.join(format!("{name}.png")), &bytes, |e, a| {
+        compare_png(name, e, a)
+    });
+}
+
+fn clock(ms: u64, running: bool) -> Option<ClockFace> {
+    Some(ClockFace {
+        left: Duration::from_millis(ms),
+        running,
+    })
 }
 
 fn with_last(last: Option<AnyAction>) -> Options {
@@ -230,4 +251,79 @@ fn tetris_topped_out() {
         ..Options::default()
     };
     check("tetris-over", &common::tetris_over(), &options);
+}
+
+#[test]
+fn xiangqi_timed_duel_with_names_and_clocks() {
+    let (pos, last) = common::xiangqi_middlegame();
+    let panel = Panel {
+        players: [
+            PanelPlayer {
+                name: Some("Lin".to_owned()),
+                clock: clock(298_500, false),
+            },
+            PanelPlayer {
+                name: Some("Ada Lovelace".to_owned()),
+                clock: clock(7_400, true),
+            },
+        ],
+        result: None,
+    };
+    check_duel("duel-xiangqi-timed", &pos, &with_last(last), &panel);
+}
+
+#[test]
+fn gomoku_duel_over_with_a_long_name_and_one_without() {
+    let panel = Panel {
+        players: [
+            PanelPlayer {
+                name: Some("Wolfeschlegelsteinhausenberger Zoë".to_owned()),
+                clock: clock(3 * 86_400_000, false),
+            },
+            PanelPlayer {
+                name: None,
+                clock: clock(86_400_000 + 3_600_000, false),
+            },
+        ],
+        result: Some("Black wins: five in a row".to_owned()),
+    };
+    let options = Options {
+        size: 400,
+        ..Options::default()
+    };
+    check_duel("duel-gomoku-over", &common::gomoku_won(), &options, &panel);
+}
+
+#[test]
+fn quoridor_untimed_duel_flipped() {
+    let (pos, last) = common::quoridor_pawn_move();
+    let panel = Panel {
+        players: [
+            PanelPlayer {
+                name: Some("Ana".to_owned()),
+                clock: None,
+            },
+            PanelPlayer {
+                name: Some("Bo".to_owned()),
+                clock: None,
+            },
+        ],
+        result: Some("Drawn by agreement".to_owned()),
+    };
+    let options = Options {
+        flip: true,
+        ..with_last(last)
+    };
+    check_duel("duel-quoridor-flipped", &pos, &options, &panel);
+}
+
+#[test]
+fn a_duel_panel_is_for_two_players() {
+    let panel = Panel::default();
+    let err = duel_svg(&common::twenty48_early(), &Options::default(), &panel)
+        .expect_err("2048 has one player");
+    assert_eq!(
+        err.to_string(),
+        "2048 has one player: a duel's panel is for the two-player games"
+    );
 }

@@ -23,6 +23,15 @@ const BOARD: &str = "#e2b866";
 const INK: &str = "#2e1f0c";
 const MARK: &str = "#e0261d";
 
+/// The fill and ring of the small stone that stands for `stone` (the turn
+/// token, a duel's player).
+pub(crate) fn mark(stone: Stone) -> (&'static str, &'static str) {
+    match stone {
+        Stone::Black => ("#111111", "#5a5a5a"),
+        Stone::White => ("#f6f4ee", "#8a8a8a"),
+    }
+}
+
 /// Checks that a stone on `p` can have been the last move of `pos`.
 fn check_last(pos: &Position, p: Point) -> Result<(), ImpossibleLast> {
     let size = pos.size();
@@ -200,10 +209,7 @@ pub(crate) fn draw(
         } else {
             margin - r - 6.0
         };
-        let (fill, ring) = match pos.turn() {
-            Stone::Black => ("#111111", "#5a5a5a"),
-            Stone::White => ("#f6f4ee", "#8a8a8a"),
-        };
+        let (fill, ring) = mark(pos.turn());
         turn_token(
             &mut c,
             margin + far + inset,

@@ -38,6 +38,12 @@ fn colour(player: Player) -> &'static str {
     }
 }
 
+/// The fill and ring of the small disc that stands for `player` (a duel's
+/// player).
+pub(crate) fn mark(player: Player) -> (&'static str, &'static str) {
+    (colour(player), TEXT)
+}
+
 /// A light shade of the player's colour, for its goal row.
 fn tint(player: Player) -> &'static str {
     match player {

@@ -63,6 +63,12 @@ fn side_colour(side: Side) -> &'static str {
     }
 }
 
+/// The fill and ring of the small disc that stands for `side` (the turn
+/// token, a duel's player).
+pub(crate) fn mark(side: Side) -> (&'static str, &'static str) {
+    (side_colour(side), "#f6dcb0")
+}
+
 /// Checks that `m` can have been the move that led to `pos`: the side not
 /// to move has a piece on the destination and the origin is empty.
 fn check_last(pos: &Position, m: Move) -> Result<(), ImpossibleLast> {
@@ -172,10 +178,7 @@ pub(crate) fn draw(
         } else {
             margin - inset
         };
-        let (fill, ring) = match pos.turn() {
-            Side::Red => (RED, "#f6dcb0"),
-            Side::Black => (BLACK, "#f6dcb0"),
-        };
+        let (fill, ring) = mark(pos.turn());
         turn_token(&mut c, x, y, r, fill, ring);
     }
     Ok(c)
