@@ -142,6 +142,8 @@ impl<'r> sqlx::FromRow<'r, AnyRow> for MatchMoveRow {
             mv_code_before: row.try_get("mv_code_before")?,
             mv_code_after: row.try_get("mv_code_after")?,
             mv_played_at: row.try_get("mv_played_at")?,
+            mv_clock_first: row.try_get("mv_clock_first")?,
+            mv_clock_second: row.try_get("mv_clock_second")?,
         })
     }
 }
