@@ -224,11 +224,24 @@ pub enum EndReason {
     LockOut,
     /// A pawn reached its goal rank (quoridor).
     ReachedGoal,
+    /// A position came round for the third time while one side gave check
+    /// with every move of the cycle and the other did not (xiangqi: the
+    /// checking side loses).
+    PerpetualCheck,
+    /// A position came round for the third time while one side chased the
+    /// same piece with every move of the cycle and neither side checked
+    /// perpetually (xiangqi: the chasing side loses).
+    PerpetualChase,
+    /// A position came round for the third time and neither side alone was
+    /// forcing it (a draw; both sides checking or both chasing is one too).
+    Repetition,
+    /// Too many moves were played without a capture (a draw).
+    MoveLimit,
 }
 
 impl EndReason {
     /// Every reason, in a stable order.
-    pub const ALL: [EndReason; 8] = [
+    pub const ALL: [EndReason; 12] = [
         EndReason::Checkmate,
         EndReason::Stalemate,
         EndReason::FiveInARow,
@@ -237,6 +250,10 @@ impl EndReason {
         EndReason::BlockOut,
         EndReason::LockOut,
         EndReason::ReachedGoal,
+        EndReason::PerpetualCheck,
+        EndReason::PerpetualChase,
+        EndReason::Repetition,
+        EndReason::MoveLimit,
     ];
 
     /// The reason's stable kebab-case name.
@@ -250,6 +267,10 @@ impl EndReason {
             EndReason::BlockOut => "block-out",
             EndReason::LockOut => "lock-out",
             EndReason::ReachedGoal => "reached-goal",
+            EndReason::PerpetualCheck => "perpetual-check",
+            EndReason::PerpetualChase => "perpetual-chase",
+            EndReason::Repetition => "repetition",
+            EndReason::MoveLimit => "move-limit",
         }
     }
 }

@@ -905,6 +905,84 @@ fn start_fen_spellings_all_read_as_the_start_position() {
     );
 }
 
+/// A FEN's counters (halfmove clock, fullmove number) are kept by `Fen`,
+/// written back as read, and default to `0 1`; `Position` drops them.
+#[test]
+fn fen_counters_round_trip() {
+    use qipan_rules::xiangqi::{Counters, Fen};
+    for (text, halfmove_clock, fullmove_number) in [
+        (format!("{START_FEN} w - - 0 1"), 0, 1),
+        (format!("{START_FEN} b - - 17 9"), 17, 9),
+        (format!("{START_FEN} w - - 120 61"), 120, 61),
+    ] {
+        let fen: Fen = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(
+            fen.counters,
+            Counters {
+                halfmove_clock,
+                fullmove_number
+            }
+        );
+        assert_eq!(fen.to_string(), text);
+        assert_eq!(fen.position.to_fen_with(fen.counters), text);
+        // The position alone is written with `0 1`, as before.
+        assert_eq!(
+            fen.position.to_fen(),
+            text.replace(&format!(" {halfmove_clock} {fullmove_number}"), " 0 1")
+        );
+    }
+    // Missing counters read as the start's; only the clock given keeps it;
+    // a move number of 0 reads as 1 (as Fairy-Stockfish reads it).
+    for (text, counters) in [
+        (format!("{START_FEN} w"), Counters::default()),
+        (format!("{START_FEN} w - -"), Counters::default()),
+        (
+            format!("{START_FEN} w - - 7"),
+            Counters {
+                halfmove_clock: 7,
+                fullmove_number: 1,
+            },
+        ),
+        (
+            format!("{START_FEN} w - - 3 0"),
+            Counters {
+                halfmove_clock: 3,
+                fullmove_number: 1,
+            },
+        ),
+    ] {
+        let fen: Fen = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(fen.counters, counters, "{text}");
+    }
+    let bad = format!("{START_FEN} w - - x 1");
+    assert_eq!(
+        bad.parse::<Fen>(),
+        Err(FenError::InvalidTrailer {
+            found: "x".into(),
+            offset: 66
+        })
+    );
+    // After a capture the clock restarts; after black's move the number grows.
+    let c = Counters {
+        halfmove_clock: 5,
+        fullmove_number: 3,
+    };
+    assert_eq!(
+        c.after(qipan_rules::xiangqi::Side::Red, false),
+        Counters {
+            halfmove_clock: 6,
+            fullmove_number: 3
+        }
+    );
+    assert_eq!(
+        c.after(qipan_rules::xiangqi::Side::Black, true),
+        Counters {
+            halfmove_clock: 0,
+            fullmove_number: 4
+        }
+    );
+}
+
 #[test]
 fn an_empty_fen_is_refused() {
     assert_eq!(Position::from_fen(""), Err(FenError::Empty));

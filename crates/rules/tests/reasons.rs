@@ -754,3 +754,52 @@ fn tetris_codes_setups_and_actions() {
     let rotation = "3".parse::<Rotation>().expect_err("no state");
     assert_eq!(rotation.reason(), "unknown-rotation");
 }
+
+#[test]
+fn end_reasons_have_stable_names_that_round_trip() {
+    let names = [
+        (EndReason::Checkmate, "checkmate"),
+        (EndReason::Stalemate, "stalemate"),
+        (EndReason::FiveInARow, "five-in-a-row"),
+        (EndReason::BoardFull, "board-full"),
+        (EndReason::NoMoves, "no-moves"),
+        (EndReason::BlockOut, "block-out"),
+        (EndReason::LockOut, "lock-out"),
+        (EndReason::ReachedGoal, "reached-goal"),
+        (EndReason::PerpetualCheck, "perpetual-check"),
+        (EndReason::PerpetualChase, "perpetual-chase"),
+        (EndReason::Repetition, "repetition"),
+        (EndReason::MoveLimit, "move-limit"),
+    ];
+    assert_eq!(
+        EndReason::ALL.to_vec(),
+        names.iter().map(|&(r, _)| r).collect::<Vec<_>>(),
+        "ALL lists every reason once, in this order"
+    );
+    for (reason, name) in names {
+        assert_eq!(reason.as_str(), name);
+        assert_eq!(reason.to_string(), name);
+        assert_eq!(name.parse::<EndReason>(), Ok(reason));
+    }
+    let unknown = "perpetual"
+        .parse::<EndReason>()
+        .expect_err("no such reason");
+    assert_eq!(unknown.reason(), "unknown-end-reason");
+}
+
+#[test]
+fn xiangqi_history_errors() {
+    use xiangqi::{History, HistoryError, IllegalMove};
+    let mv: xiangqi::Move = "e5e4".parse().expect("ICCS");
+    check(vec![(
+        HistoryError {
+            index: 3,
+            error: IllegalMove::NoPiece { mv },
+        },
+        "illegal-move",
+    )]);
+    let err = History::with_moves(xiangqi::Position::start(), Default::default(), &[mv])
+        .expect_err("e5 is empty");
+    assert_eq!(err.index, 0);
+    assert_eq!(err.error, IllegalMove::NoPiece { mv });
+}

@@ -3,10 +3,21 @@
 //!
 //! Ranks run from black's back rank (first) to red's (last); upper case is
 //! red. Elephants and horses may be written `B`/`N` or `E`/`H`; the side to
-//! move `w` (or `r`) for red and `b` for black. The trailing `- - 0 1` is
-//! optional on input and always written on output.
+//! move `w` (or `r`) for red and `b` for black.
+//!
+//! The trailing `- - <halfmove clock> <fullmove number>` is optional on
+//! input. [`Position::from_fen`] and [`Position::to_fen`] deal in positions
+//! alone: they check the counters' syntax, drop them, and write `- - 0 1`.
+//! [`Fen`] keeps them: the halfmove clock counts the plies since the last
+//! capture (as Fairy-Stockfish counts it for xiangqi: only a capture resets
+//! it, a soldier's move does not, since xiangqi has no irreversible move
+//! besides a capture that a rule needs to know of), and the fullmove number
+//! starts at 1 and grows after black's move. Missing counters read as
+//! `0 1`; a fullmove number of 0, which some tools write, reads as 1, as
+//! Fairy-Stockfish reads it.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
 
 use super::position::{PositionError, Setup};
 use super::types::{Piece, Role, Side, Square};
@@ -112,6 +123,76 @@ fn fields(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The two move counters a FEN carries after the position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Counters {
+    /// Plies since the last capture (or since the game's start): the
+    /// natural-move counter that the move limit is judged by.
+    pub halfmove_clock: u32,
+    /// The number of the move being played, from 1, counting a red move and
+    /// black's reply as one.
+    pub fullmove_number: u32,
+}
+
+impl Default for Counters {
+    /// `0 1`, the counters of a game's start.
+    fn default() -> Counters {
+        Counters {
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        }
+    }
+}
+
+impl Counters {
+    /// The counters after one more ply by `mover`: the clock goes back to
+    /// 0 on a capture, and the move number grows after black's move.
+    pub fn after(self, mover: Side, capture: bool) -> Counters {
+        Counters {
+            halfmove_clock: if capture {
+                0
+            } else {
+                self.halfmove_clock.saturating_add(1)
+            },
+            fullmove_number: match mover {
+                Side::Red => self.fullmove_number,
+                Side::Black => self.fullmove_number.saturating_add(1),
+            },
+        }
+    }
+}
+
+/// A FEN with its move counters: a position and how far the game has gone.
+///
+/// `FromStr` reads what [`Position::from_fen`] reads and keeps the
+/// counters; `Display` writes them back, so a FEN in the canonical form
+/// (`w`/`b`, `B`/`N` letters, all six fields) round-trips exactly.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fen {
+    /// The position.
+    pub position: Position,
+    /// The halfmove clock and the fullmove number.
+    pub counters: Counters,
+}
+
+impl FromStr for Fen {
+    type Err = FenError;
+
+    fn from_str(text: &str) -> Result<Fen, FenError> {
+        let (setup, counters) = parse(text)?;
+        Ok(Fen {
+            position: Position::from_setup(&setup)?,
+            counters,
+        })
+    }
+}
+
+impl fmt::Display for Fen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.position.to_fen_with(self.counters))
+    }
+}
+
 impl Setup {
     /// Reads the board and side of a FEN without checking that the position
     /// could arise in a game.
@@ -120,83 +201,96 @@ impl Setup {
     ///
     /// A [`FenError`] naming the rank and character at fault.
     pub fn from_fen(text: &str) -> Result<Setup, FenError> {
-        let fields = fields(text);
-        let Some(&(board_offset, board)) = fields.first() else {
-            return Err(FenError::Empty);
-        };
-        let ranks: Vec<&str> = board.split('/').collect();
-        if ranks.len() != 10 {
-            return Err(FenError::WrongRankCount { found: ranks.len() });
-        }
-        let mut setup = Setup::empty();
-        let mut offset = board_offset;
-        for (row, rank) in ranks.iter().enumerate() {
-            let number = row + 1;
-            let mut file = 0usize;
-            for c in rank.chars() {
-                if let Some(d) = c.to_digit(10).filter(|d| (1..=9).contains(d)) {
-                    file += d as usize;
-                } else if let Some(role) = Role::from_fen_letter(c) {
-                    let side = if c.is_ascii_uppercase() {
-                        Side::Red
-                    } else {
-                        Side::Black
-                    };
-                    if file < 9 {
-                        setup.board[row * 9 + file] = Some(Piece { side, role });
-                    }
-                    file += 1;
+        parse(text).map(|(setup, _)| setup)
+    }
+}
+
+/// Reads a FEN's board, side and counters.
+fn parse(text: &str) -> Result<(Setup, Counters), FenError> {
+    let fields = fields(text);
+    let Some(&(board_offset, board)) = fields.first() else {
+        return Err(FenError::Empty);
+    };
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 10 {
+        return Err(FenError::WrongRankCount { found: ranks.len() });
+    }
+    let mut setup = Setup::empty();
+    let mut offset = board_offset;
+    for (row, rank) in ranks.iter().enumerate() {
+        let number = row + 1;
+        let mut file = 0usize;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10).filter(|d| (1..=9).contains(d)) {
+                file += d as usize;
+            } else if let Some(role) = Role::from_fen_letter(c) {
+                let side = if c.is_ascii_uppercase() {
+                    Side::Red
                 } else {
-                    return Err(FenError::InvalidCharacter {
-                        rank: number,
-                        offset,
-                        character: c,
-                    });
+                    Side::Black
+                };
+                if file < 9 {
+                    setup.board[row * 9 + file] = Some(Piece { side, role });
                 }
-                if file > 9 {
-                    return Err(FenError::RankTooLong {
-                        rank: number,
-                        offset,
-                    });
-                }
-                offset += 1;
-            }
-            if file < 9 {
-                return Err(FenError::RankTooShort {
+                file += 1;
+            } else {
+                return Err(FenError::InvalidCharacter {
                     rank: number,
-                    points: file,
+                    offset,
+                    character: c,
                 });
             }
-            offset += 1; // the '/'
-        }
-        let Some(&(side_offset, side)) = fields.get(1) else {
-            return Err(FenError::MissingSide);
-        };
-        setup.turn = match side {
-            "w" | "r" => Side::Red,
-            "b" => Side::Black,
-            _ => {
-                return Err(FenError::InvalidSide {
-                    found: side.to_owned(),
-                    offset: side_offset,
-                })
-            }
-        };
-        for (i, &(offset, field)) in fields.iter().enumerate().skip(2) {
-            let ok = match i {
-                2 | 3 => field == "-",
-                4 | 5 => field.parse::<u32>().is_ok(),
-                _ => false,
-            };
-            if !ok {
-                return Err(FenError::InvalidTrailer {
-                    found: field.to_owned(),
+            if file > 9 {
+                return Err(FenError::RankTooLong {
+                    rank: number,
                     offset,
                 });
             }
+            offset += 1;
         }
-        Ok(setup)
+        if file < 9 {
+            return Err(FenError::RankTooShort {
+                rank: number,
+                points: file,
+            });
+        }
+        offset += 1; // the '/'
     }
+    let Some(&(side_offset, side)) = fields.get(1) else {
+        return Err(FenError::MissingSide);
+    };
+    setup.turn = match side {
+        "w" | "r" => Side::Red,
+        "b" => Side::Black,
+        _ => {
+            return Err(FenError::InvalidSide {
+                found: side.to_owned(),
+                offset: side_offset,
+            })
+        }
+    };
+    let mut counters = Counters::default();
+    for (i, &(offset, field)) in fields.iter().enumerate().skip(2) {
+        let ok = match i {
+            2 | 3 => field == "-",
+            4 => field
+                .parse::<u32>()
+                .map(|n| counters.halfmove_clock = n)
+                .is_ok(),
+            5 => field
+                .parse::<u32>()
+                .map(|n| counters.fullmove_number = n.max(1))
+                .is_ok(),
+            _ => false,
+        };
+        if !ok {
+            return Err(FenError::InvalidTrailer {
+                found: field.to_owned(),
+                offset,
+            });
+        }
+    }
+    Ok((setup, counters))
 }
 
 impl Position {
@@ -212,6 +306,11 @@ impl Position {
 
     /// The FEN, with `w`/`b` and the trailing `- - 0 1`.
     pub fn to_fen(&self) -> String {
+        self.to_fen_with(Counters::default())
+    }
+
+    /// The FEN, with `w`/`b`, `- -` and the given counters.
+    pub fn to_fen_with(&self, counters: Counters) -> String {
         let mut out = String::with_capacity(64);
         for row in 0..10u8 {
             if row > 0 {
@@ -235,10 +334,16 @@ impl Position {
                 let _ = write!(out, "{empty}");
             }
         }
-        out.push_str(match self.turn() {
-            Side::Red => " w - - 0 1",
-            Side::Black => " b - - 0 1",
-        });
+        let _ = write!(
+            out,
+            " {} - - {} {}",
+            match self.turn() {
+                Side::Red => 'w',
+                Side::Black => 'b',
+            },
+            counters.halfmove_clock,
+            counters.fullmove_number
+        );
         out
     }
 }

@@ -8,18 +8,35 @@
 //! then sideways too; the two generals may never face each other on an open
 //! file; no move may leave one's own general attacked. A side with no legal
 //! move has lost, whether in check (checkmate) or not (stalemate).
-//! Repetition and the 60-move rule need a game's history and are not part of
-//! a single position.
+//!
+//! A [`Position`] is one position and knows nothing of how it was reached.
+//! The rules that need the game's past — repetition (a draw, or a loss for
+//! a side that checks or chases perpetually) and the natural-move limit —
+//! live in [`History`]: a start position with its FEN [`Counters`] and the
+//! moves since, judged as Fairy-Stockfish's `xiangqi` variant judges them
+//! (threefold occurrence; 100 plies without a capture, plus an allowance
+//! for checks). Its documentation lists the rules, which chases are
+//! detected, and where the Asian Xiangqi Federation's rule book would
+//! differ. [`Position::key`] is the Zobrist key the history compares, and
+//! [`Position::has_mating_material`] says whether a side could still win
+//! when the other's clock runs out. [`Fen`] reads and writes a FEN with its
+//! halfmove clock and fullmove number; [`Position::from_fen`] and
+//! [`Position::to_fen`] go on dealing in the position alone.
 
 mod code;
 mod fen;
+mod history;
+mod key;
+mod material;
 mod notation;
 mod position;
 mod tables;
 mod types;
 
 pub use code::{CodeError, CODE_LEN};
-pub use fen::FenError;
+pub use fen::{Counters, Fen, FenError};
+pub use history::{History, HistoryError, MOVE_LIMIT_PLIES, REPETITIONS};
+pub use key::PositionKey;
 pub use notation::{chinese, names, wxf, Name, Names};
 pub use position::{IllegalMove, Position, PositionError, Setup};
 pub use types::{
