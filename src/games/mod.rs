@@ -26,6 +26,7 @@ pub mod gomoku;
 pub mod quoridor;
 pub mod tetris;
 pub mod twenty48;
+pub mod window;
 pub mod xiangqi;
 
 pub use error::{BodyFault, Fault, GameError, StartParam};

@@ -390,15 +390,8 @@ pub fn timeout(position: &AnyPosition, loser: AnyPlayer) -> super::MatchStatus {
 ///   to its goal row, since no wall may close the last one).
 /// - 2048 and Tetris have one player and no clock; the answer is `true`.
 pub fn can_win(position: &AnyPosition, side: AnyPlayer) -> bool {
-    use qipan_rules::xiangqi::Role;
     match (position, side) {
-        (AnyPosition::Xiangqi(p), AnyPlayer::Xiangqi(side)) => p.pieces().any(|(_, piece)| {
-            piece.side == side
-                && match piece.role {
-                    Role::Chariot | Role::Horse | Role::Cannon | Role::Soldier => true,
-                    Role::General | Role::Advisor | Role::Elephant => false,
-                }
-        }),
+        (AnyPosition::Xiangqi(p), AnyPlayer::Xiangqi(side)) => p.has_mating_material(side),
         (AnyPosition::Xiangqi(_), _) => false,
         (AnyPosition::Gomoku(_), _)
         | (AnyPosition::Quoridor(_), _)

@@ -1,5 +1,6 @@
 //! New matches and new seats: `create`, `join` and `fork`.
 
+use qipan_rules::xiangqi::Counters;
 use qipan_rules::AnyPosition;
 
 use super::clock::{Clock, ClockError, TimeControl};
@@ -10,6 +11,7 @@ use super::{
     SeatName, SeatSlot, Secret, Timestamp, Token, Version,
 };
 use crate::games;
+use crate::games::window::Window;
 use crate::storage::matches as store;
 use crate::storage::StorageError;
 use crate::wire::matches::{CreateRequest, ForkRequest};
@@ -266,7 +268,8 @@ impl Matches {
         let now = Timestamp::now();
         let token = Secret::token()?;
         let from = Parent { id: parent.id, ply };
-        let m = new_match(
+        let window = parent.window_at(&mut tx, ply).await?;
+        let mut m = new_match(
             MatchId::random(),
             parent.game,
             Mode::Solo,
@@ -275,6 +278,7 @@ impl Matches {
             Some(from),
             now,
         );
+        m.window = window;
         let seats = [SeatSlot {
             seat: Seat::Solo,
             name: None,
@@ -313,6 +317,14 @@ pub(super) fn new_match(
     parent: Option<Parent>,
     now: Timestamp,
 ) -> Match {
+    // A new line starts here; a fork replaces it with its parent's.
+    let window = match &position {
+        AnyPosition::Xiangqi(p) => Some(Window::new(p.clone(), Counters::default())),
+        AnyPosition::Gomoku(_)
+        | AnyPosition::Quoridor(_)
+        | AnyPosition::Twenty48(_)
+        | AnyPosition::Tetris(_) => None,
+    };
     Match {
         id,
         game,
@@ -329,6 +341,7 @@ pub(super) fn new_match(
         parent,
         created_at: now,
         updated_at: now,
+        window,
     }
 }
 

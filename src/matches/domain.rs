@@ -9,6 +9,7 @@ use qipan_rules::{AnyPlayer, AnyPosition, EndReason, GameKind, Status};
 
 use super::clock::{Clock, Millis};
 use super::id::{MatchId, SecretHash};
+use crate::games::window::Window;
 
 /// The most moves a match keeps.
 pub const HISTORY_CAP: i64 = 100;
@@ -443,6 +444,10 @@ pub struct Match {
     pub created_at: Timestamp,
     /// When it last changed.
     pub updated_at: Timestamp,
+    /// Xiangqi: the line since the last capture that the repetition rules
+    /// and the move limit judge (see [`Match::window`]); `None` for the
+    /// other games.
+    pub window: Option<Window>,
 }
 
 impl Match {

@@ -5,6 +5,8 @@
 //! - [`id`]: match ids, seat tokens and invites, and their hashes.
 //! - [`create`]: new matches: create, join, fork.
 //! - [`moves`]: what seats do to a match: play, undo, takebacks, resign.
+//! - [`line`]: a xiangqi match's line since the last capture, which the
+//!   repetition rules and the move limit judge.
 //! - [`clock`]: time controls, clocks and the flag-fall rule; [`sweeper`]
 //!   ends the matches whose flag fell without anyone asking.
 //! - [`draw`]: draw offers; [`claim`]: claims against a seat that left.
@@ -25,6 +27,7 @@ pub mod events;
 pub mod hub;
 pub mod id;
 mod invite;
+mod line;
 mod live;
 pub mod lobby;
 mod moves;

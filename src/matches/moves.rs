@@ -6,11 +6,13 @@ use sqlx::AnyConnection;
 
 use super::clock::{runs_at, slot};
 use super::events::{Change, EventKind, EventMove};
+use super::line;
 use super::read::render;
 use super::{
     KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Missing, Mode, Outcome,
     Precondition, Refused, Seat, SeatSlot, Timestamp, Token, UndoOffer, HISTORY_CAP,
 };
+use crate::games::window;
 use crate::games::{self, Batch};
 use crate::storage::matches as store;
 use crate::storage::{Backend, StorageError};
@@ -58,9 +60,19 @@ impl Matches {
         };
         let batch = Batch { only, record: true };
         let played = games::play(&m.position, actions, batch, base)?;
+        // Xiangqi: the line since the last capture decides repetitions and
+        // the move limit, which the position alone cannot.
+        let judged = match &m.window {
+            Some(line) => Some(line::judge(line, &played.plies)?),
+            None => None,
+        };
+        let status = match &judged {
+            Some((_, verdict)) => MatchStatus::of(*verdict),
+            None => MatchStatus::of(played.position.status()),
+        };
         let first = m.ply + 1;
         let skip = played.count.saturating_sub(HISTORY_CAP as usize);
-        let ends = !MatchStatus::of(played.position.status()).is_ongoing();
+        let ends = !status.is_ongoing();
         let mut clock = m.clock;
         let mut kept = Vec::with_capacity(played.count.min(HISTORY_CAP as usize));
         for (i, p) in played.plies.iter().enumerate() {
@@ -98,6 +110,10 @@ impl Matches {
             .collect();
         // A move withdraws any takeback or draw offer.
         m.set_position(played.position, played.code, ply);
+        if let Some((line, _)) = judged {
+            m.window = Some(line);
+            m.status = status;
+        }
         m.clock = clock;
         m.moved_at = now;
         m.updated_at = now;
@@ -245,7 +261,19 @@ impl Matches {
             })?;
             m.clock = Some(clock.restored(left, ply, now));
         }
+        let line = m.window_at(conn, ply).await?;
         m.set_position(position, row.code_before, ply);
+        m.window = line;
+        // The line may still end the game there (a takeback of a move played
+        // after the rules ended it).
+        if let Some(line) = &m.window {
+            let corrupt = |_| StorageError::Corrupt {
+                column: "line_moves",
+                value: line.to_string(),
+            };
+            let history = line.history().map_err(corrupt)?;
+            m.status = MatchStatus::of(window::verdict(&history));
+        }
         m.moved_at = now;
         m.updated_at = now;
         self.write(conn, m, seats, pre, Some(ply), &[], change)

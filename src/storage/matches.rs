@@ -15,11 +15,13 @@
 //! Every function runs on a connection the caller holds, so that reading a
 //! match and writing it back take the pool once.
 
+use qipan_rules::xiangqi::Counters;
 use qipan_rules::{AnyPlayer, AnyPosition, GameKind};
 use sqlx::any::AnyRow;
 use sqlx::{Any, AnyConnection, Connection, Row, Transaction};
 
 use super::{Backend, StorageError};
+use crate::games::window::Window;
 use crate::matches::clock::Reading;
 use crate::matches::events::{EventKind, EventMove, MatchEvent, EVENT_CAP};
 use crate::matches::{
@@ -67,6 +69,8 @@ struct MatchRow {
     clock_second: Option<i64>,
     clock_since: Option<i64>,
     moved_at: Option<i64>,
+    line_fen: Option<String>,
+    line_moves: Option<String>,
 }
 }
 
@@ -215,6 +219,7 @@ impl TryFrom<MatchRow> for Match {
             return Err(corrupt("to_move", (&r.to_move, &r.code)));
         }
         let status = status_of(game, &r.status, r.winner.as_deref(), r.reason.as_deref())?;
+        let window = window_of(&position, r.line_fen.as_deref(), r.line_moves.as_deref())?;
         let undo = match (&r.undo_seat, r.undo_ply) {
             (Some(seat), Some(back_to)) => Some(UndoOffer {
                 seat: seat_of(game, "undo_seat", seat)?,
@@ -273,7 +278,28 @@ impl TryFrom<MatchRow> for Match {
             parent,
             created_at: time_of("created_at", r.created_at)?,
             updated_at: time_of("updated_at", r.updated_at)?,
+            window,
         })
+    }
+}
+
+/// A match's line since the last capture (xiangqi), read from its row. A
+/// row written before lines were kept has none: its line starts at its
+/// position, with a halfmove clock of 0.
+fn window_of(
+    position: &AnyPosition,
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<Option<Window>, StorageError> {
+    let AnyPosition::Xiangqi(p) = position else {
+        return Ok(None);
+    };
+    match (fen, moves) {
+        (Some(fen), Some(moves)) => Window::stored(fen, moves)
+            .map(Some)
+            .ok_or_else(|| corrupt("line_fen", (fen, moves))),
+        (None, None) => Ok(Some(Window::new(p.clone(), Counters::default()))),
+        other => Err(corrupt("line_fen", other)),
     }
 }
 
@@ -513,17 +539,18 @@ macro_rules! update_match_sql {
          shares_from = CASE WHEN shares_from < $12 THEN $12 ELSE shares_from END, \
          shares_upto = CASE WHEN shares_upto > $13 THEN $13 ELSE shares_upto END, \
          draw_seat = $14, clock_first = $15, clock_second = $16, clock_since = $17, \
-         deadline = $18, moved_at = $19 \
+         deadline = $18, moved_at = $19, line_fen = $20, line_moves = $21 \
          WHERE id = $10 AND version = $11"
     };
 }
 
 /// The parameters of [`update_match_sql`].
-const UPDATE_PARAMS: usize = 19;
+const UPDATE_PARAMS: usize = 21;
 
 const MATCH_COLUMNS: &str = "id, game, mode, code, to_move, ply, version, status, winner, \
      reason, undo_seat, undo_ply, parent_id, parent_ply, created_at, updated_at, draw_seat, \
-     time_control, clock_base, clock_increment, clock_first, clock_second, clock_since, moved_at";
+     time_control, clock_base, clock_increment, clock_first, clock_second, clock_since, moved_at, \
+     line_fen, line_moves";
 
 const MOVE_COLUMNS: &str =
     "ply, seat, side, action, code_before, code_after, played_at, clock_first, clock_second";
@@ -573,6 +600,8 @@ struct StateColumns<'a> {
     clock_since: Option<i64>,
     deadline: Option<i64>,
     moved_at: i64,
+    line_fen: Option<String>,
+    line_moves: Option<String>,
 }
 
 impl<'a> StateColumns<'a> {
@@ -584,6 +613,8 @@ impl<'a> StateColumns<'a> {
             clock_since: m.clock.and_then(|c| c.since).map(Timestamp::millis),
             deadline: m.deadline().map(Timestamp::millis),
             moved_at: m.moved_at.millis(),
+            line_fen: m.window.as_ref().map(|w| w.start.to_string()),
+            line_moves: m.window.as_ref().map(Window::moves_text),
             code: &m.code,
             to_move: m.to_move().as_str(),
             ply: m.ply,
@@ -649,7 +680,7 @@ async fn insert_sharing(
     let sql = format!(
         "INSERT INTO matches ({MATCH_COLUMNS}, shares_upto, deadline) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-         $18, $19, $20, $21, $22, $23, $24, $25, $26)"
+         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
     );
     let control = m.clock.map(|c| c.control);
     let columns = control.map(TimeControl::columns);
@@ -678,6 +709,8 @@ async fn insert_sharing(
         .bind(s.clock_second)
         .bind(s.clock_since)
         .bind(s.moved_at)
+        .bind(s.line_fen.clone())
+        .bind(s.line_moves.clone())
         .bind(shares_upto)
         .bind(s.deadline)
         .execute(&mut **tx)
@@ -1029,6 +1062,29 @@ pub async fn move_at(
     row.map(|r| r.into_move(m.game)).transpose()
 }
 
+/// The kept moves up to ply `upto` (inclusive), oldest first.
+///
+/// # Errors
+///
+/// [`StorageError`].
+#[tracing::instrument(skip(conn, m), fields(id = %m.id))]
+pub async fn moves_upto(
+    conn: &mut AnyConnection,
+    m: &Match,
+    upto: i64,
+) -> Result<Vec<KeptMove>, StorageError> {
+    let sql = format!(
+        "SELECT {MOVE_COLUMNS} FROM {} WHERE ply <= $2 ORDER BY ply",
+        kept_moves(1)
+    );
+    let rows: Vec<MoveRow> = sqlx::query_as(&sql)
+        .bind(m.id.to_string())
+        .bind(upto)
+        .fetch_all(&mut *conn)
+        .await?;
+    rows.into_iter().map(|r| r.into_move(m.game)).collect()
+}
+
 /// The latest kept move a seat played.
 ///
 /// # Errors
@@ -1186,6 +1242,8 @@ fn bind_update<'q>(
         .bind(state.clock_since)
         .bind(state.deadline)
         .bind(state.moved_at)
+        .bind(state.line_fen.clone())
+        .bind(state.line_moves.clone())
 }
 
 /// [`write`] on PostgreSQL as one statement: the guarded update, then the

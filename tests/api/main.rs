@@ -20,6 +20,7 @@ mod outage;
 mod pages;
 mod picture;
 mod quoridor;
+mod repetition;
 mod retention;
 mod spec;
 mod tetris;
