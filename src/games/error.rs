@@ -199,6 +199,16 @@ pub enum GameError {
         /// Whether the format was named for an import (else an export).
         import: bool,
     },
+    /// The line sent with a xiangqi play does not lead to the position
+    /// played from.
+    #[error("{0}")]
+    HistoryMismatch(#[from] super::window::LineError),
+    /// A line sent with the play of a game that has no repetition rules.
+    #[error("`history` is taken by xiangqi plays only; {game} has no repetition rules")]
+    HistoryNotTaken {
+        /// The game played.
+        game: GameKind,
+    },
     /// A view failed to serialize (a bug).
     #[error("a view failed to serialize: {0}")]
     Render(#[source] serde_json::Error),

@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::wire::problem::Location;
-use crate::wire::state::{ExportView, GameList};
+use crate::wire::state::{ExportView, GameList, LineBody};
 use crate::wire::{Description, GameInfo, StartQuery, StateView, StatusView};
 
 mod error;
@@ -234,6 +234,30 @@ fn render<G: GameApi>(
     base: &str,
     trace: Option<&G::Trace>,
 ) -> Result<Box<RawValue>, GameError> {
+    render_judged(pos, code, base, trace, None)
+}
+
+/// What a line judged beyond the position: the status it gives the
+/// position reached, and the line to send with the next play.
+#[derive(Debug)]
+struct Judged {
+    status: StatusView,
+    history: LineBody,
+}
+
+/// Renders the state view of a position whose code is `code`, with the
+/// status and line a history gave it when there is one.
+fn render_judged<G: GameApi>(
+    pos: &G,
+    code: &str,
+    base: &str,
+    trace: Option<&G::Trace>,
+    judged: Option<Judged>,
+) -> Result<Box<RawValue>, GameError> {
+    let (status, history) = match judged {
+        Some(j) => (j.status, Some(j.history)),
+        None => (StatusView::of(pos.status(), Player::as_str), None),
+    };
     let url = share_url(base, G::KIND, code);
     let page = page_url(base, G::KIND, code);
     let view = StateView {
@@ -243,11 +267,12 @@ fn render<G: GameApi>(
         url: &url,
         page: &page,
         to_move: pos.to_move().as_str(),
-        status: StatusView::of(pos.status(), Player::as_str),
+        status,
         check: pos.check(),
         board: pos.board(),
         legal_actions: legal_views(pos),
         part: pos.part(trace),
+        history,
     };
     serde_json::value::to_raw_value(&view).map_err(GameError::Render)
 }
@@ -343,6 +368,24 @@ fn play_batch<G: GameApi>(
     batch: Batch,
     base: &str,
 ) -> Result<Played, GameError> {
+    let (state, trace, plies) = steps(start, actions, batch)?;
+    let code = state.to_code();
+    let view = render(&state, &code, base, trace.as_ref())?;
+    Ok(Played {
+        position: state.into(),
+        code,
+        view,
+        count: actions.len(),
+        plies,
+    })
+}
+
+/// A batch played: the state reached, what its last action reported, and
+/// the plies when the batch was recorded.
+type Steps<G> = (G, Option<<G as Game>::Trace>, Vec<Ply>);
+
+/// Plays `actions` in order on `start`, without rendering.
+fn steps<G: GameApi>(start: &G, actions: &[String], batch: Batch) -> Result<Steps<G>, GameError> {
     let mut state = start.clone();
     let mut plies = Vec::with_capacity(if batch.record { actions.len() } else { 0 });
     let mut trace = None;
@@ -404,15 +447,7 @@ fn play_batch<G: GameApi>(
         trace = Some(t);
         state = next;
     }
-    let code = state.to_code();
-    let view = render(&state, &code, base, trace.as_ref())?;
-    Ok(Played {
-        position: state.into(),
-        code,
-        view,
-        count: actions.len(),
-        plies,
-    })
+    Ok((state, trace, plies))
 }
 
 /// Reads an import body.

@@ -11,8 +11,13 @@
 
 use std::fmt;
 
-use qipan_rules::xiangqi::{Counters, Fen, History, HistoryError, Move, Position};
-use qipan_rules::{AnyPlayer, Status};
+use qipan_rules::xiangqi::{Counters, Fen, FenError, History, HistoryError, Move, Position};
+use qipan_rules::{AnyPlayer, Reason, Status};
+use serde_json::value::RawValue;
+
+use super::{check_batch, render_judged, steps, Batch, GameError, Judged};
+use crate::wire::state::LineBody;
+use crate::wire::StatusView;
 
 /// A start position with its counters, and the moves played since.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,6 +138,167 @@ impl fmt::Display for Window {
     }
 }
 
+/// Why the line sent with a stateless play cannot be the one that led to
+/// the position played from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// The start is not a FEN.
+    #[error("`history.fen` is not a FEN: {0}")]
+    Fen(#[source] FenError),
+    /// A move is not ICCS, or cannot be played where it stands.
+    #[error("`history.moves`: {0}")]
+    Moves(#[from] WindowError),
+    /// The line does not end at the position of the code.
+    #[error(
+        "the history ends at {reached}, not at the position of the code in the path ({expected}, with the line's counters)"
+    )]
+    OtherPosition {
+        /// Where the line ends, with its counters.
+        reached: Box<Fen>,
+        /// The position of the code, with the same counters.
+        expected: Box<Fen>,
+    },
+    /// The line and the rules disagree on an action the rules played
+    /// (never expected: both read ICCS and play by the same rules).
+    #[error("action {index} is played by the rules but not by the history")]
+    Diverged {
+        /// The action's place in the batch.
+        index: usize,
+    },
+}
+
+impl LineError {
+    /// The member of the body at fault.
+    pub fn field(&self) -> &'static str {
+        match self {
+            LineError::Fen(_) => "history.fen",
+            LineError::Moves(_) | LineError::OtherPosition { .. } => "history.moves",
+            LineError::Diverged { .. } => "actions",
+        }
+    }
+
+    /// The place of the move at fault in `history.moves` (or of the action
+    /// in `actions`), when one is.
+    pub fn index(&self) -> Option<usize> {
+        match self {
+            LineError::Moves(WindowError::Syntax { index, .. })
+            | LineError::Moves(WindowError::Illegal(HistoryError { index, .. }))
+            | LineError::Diverged { index } => Some(*index),
+            LineError::Fen(_) | LineError::OtherPosition { .. } => None,
+        }
+    }
+}
+
+impl Reason for LineError {
+    fn reason(&self) -> &'static str {
+        match self {
+            LineError::Fen(_) => "invalid-fen",
+            LineError::Moves(WindowError::Syntax { .. }) => "not-iccs",
+            LineError::Moves(WindowError::Illegal(_)) => "illegal-move",
+            LineError::OtherPosition { .. } => "other-position",
+            LineError::Diverged { .. } => "diverged",
+        }
+    }
+}
+
+impl LineBody {
+    /// The line as the stateless API writes it.
+    pub fn of(window: &Window) -> LineBody {
+        LineBody {
+            fen: window.start.to_string(),
+            moves: window.moves.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// Reads a line sent with a play.
+    ///
+    /// # Errors
+    ///
+    /// [`LineError::Fen`] or [`LineError::Moves`] for the first move that
+    /// is not ICCS.
+    pub fn window(&self) -> Result<Window, LineError> {
+        Ok(Window {
+            start: self.fen.parse().map_err(LineError::Fen)?,
+            moves: Window::parse_moves(&self.moves)?,
+        })
+    }
+}
+
+/// Plays `actions` from `position`, which `line` must lead to, and renders
+/// the view with the line's verdict and the line cut back to its last
+/// capture.
+///
+/// The rules refuse an action first (malformed, illegal, after a mate);
+/// an action after the move on which the line's verdict ended the game is
+/// refused as `GameOver`, as in a match.
+///
+/// # Errors
+///
+/// [`GameError::HistoryMismatch`] when the line does not replay or does not
+/// end at `position`; the batch's own errors as [`super::play`] has them.
+pub fn play(
+    position: &Position,
+    actions: &[String],
+    line: &LineBody,
+    base: &str,
+) -> Result<Box<RawValue>, GameError> {
+    check_batch(actions)?;
+    let window = line.window()?;
+    let mut history = window.history().map_err(LineError::from)?;
+    if history.position() != position {
+        let counters = history.counters();
+        return Err(LineError::OtherPosition {
+            reached: Box::new(history.fen()),
+            expected: Box::new(Fen {
+                position: position.clone(),
+                counters,
+            }),
+        }
+        .into());
+    }
+    // Judge first, on the line: where it ends the game, and how many
+    // actions it could take; the rules then play up to there and name the
+    // first action they refuse.
+    let mut verdict = verdict(&history);
+    let mut taken = 0;
+    let mut over_at = None;
+    for (index, text) in actions.iter().enumerate() {
+        if !verdict.is_ongoing() {
+            over_at = Some(index);
+            break;
+        }
+        let Ok(m) = text.parse::<Move>() else { break };
+        if history.push(m).is_err() {
+            break;
+        }
+        taken += 1;
+        verdict = self::verdict(&history);
+    }
+    let end = over_at.unwrap_or(actions.len());
+    let (state, trace, _) = steps(position, &actions[..end], Batch::default())?;
+    if taken < end {
+        return Err(LineError::Diverged { index: taken }.into());
+    }
+    if let Some(index) = over_at {
+        return Err(GameError::GameOver {
+            index,
+            action: actions[index].clone(),
+            outcome: StatusView::of(verdict, AnyPlayer::as_str),
+        });
+    }
+    let judged = Judged {
+        status: StatusView::of(verdict, AnyPlayer::as_str),
+        history: LineBody::of(&Window::of(&history)),
+    };
+    render_judged(
+        &state,
+        &qipan_rules::Game::to_code(&state),
+        base,
+        trace.as_ref(),
+        Some(judged),
+    )
+}
+
 /// The verdict of a history, with the winner as the service names
 /// players.
 pub fn verdict(history: &History) -> Status<AnyPlayer> {
@@ -154,6 +320,22 @@ mod tests {
         let back = Window::stored(&w.start.to_string(), &w.moves_text()).expect("reads");
         assert_eq!(back, w);
         assert_eq!(back.history().expect("legal").fen(), h.fen());
+    }
+
+    #[test]
+    fn a_line_as_the_api_writes_it_reads_back() {
+        let mut h = History::new(Position::start(), Counters::default());
+        for m in ["h2e2", "h9g7", "e2e6", "b9c7"] {
+            h.push(m.parse().expect("ICCS")).expect("legal");
+        }
+        let w = Window::of(&h);
+        let body = LineBody::of(&w);
+        assert_eq!(
+            body.fen,
+            "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+        );
+        assert_eq!(body.moves, ["e2e6", "b9c7"]);
+        assert_eq!(body.window().expect("reads"), w);
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! games, the matches and the request extractors gets its kind, its
 //! sentence and its typed members here, and nowhere below the routes.
 
-use qipan_rules::GameKind;
+use qipan_rules::{GameKind, Reason};
 
 use super::{ApiError, Problem, ProblemKind};
+use crate::games::window::LineError;
 use crate::games::{BodyFault, GameError};
 use crate::matches::{ClaimRefusal, InvalidMatchId, MatchError};
 use crate::routes::conditional::IfMatchError;
@@ -12,6 +13,7 @@ use crate::routes::json::{MalformedJson, NotJson};
 use crate::routes::matches::BadLastEventId;
 use crate::routes::socket::NotAWebSocket;
 use crate::storage::StorageError;
+use crate::wire::problem::Location;
 use crate::wire::problem::{
     ActionMembers, ClaimMembers, FaultMembers, FieldMembers, GameOverMembers, KeptMembers,
     MatchMembers, Members, OfferMembers, PliesMembers, SeatMembers, SeekMembers, StaleMembers,
@@ -209,6 +211,26 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
                 ),
                 one_of("format", supported.to_vec()),
             )
+        }
+        GameError::HistoryMismatch(LineError::Diverged { index }) => {
+            return ApiError::Internal(anyhow::anyhow!(
+                "the rules played action {index} but the line did not"
+            ))
+        }
+        GameError::HistoryMismatch(e) => Problem::with(
+            ProblemKind::HistoryMismatch,
+            detail,
+            Members::Fault(FaultMembers {
+                field: e.field(),
+                reason: e.reason(),
+                at: Box::new(Location {
+                    index: e.index(),
+                    ..Location::default()
+                }),
+            }),
+        ),
+        GameError::HistoryNotTaken { .. } => {
+            Problem::with(ProblemKind::InvalidField, detail, field("history"))
         }
         GameError::Render(e) => return ApiError::Internal(e.into()),
     };

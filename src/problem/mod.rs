@@ -114,11 +114,13 @@ pub enum ProblemKind {
     RateLimited,
     /// The client holds the most connections one client may.
     TooManyConnections,
+    /// The `history` sent with a xiangqi play does not lead to its code.
+    HistoryMismatch,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 45] = [
+    pub const ALL: [ProblemKind; 46] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -164,6 +166,7 @@ impl ProblemKind {
         ProblemKind::UnknownHost,
         ProblemKind::RateLimited,
         ProblemKind::TooManyConnections,
+        ProblemKind::HistoryMismatch,
     ];
 
     /// The slug that ends the `type` URI.
@@ -214,6 +217,7 @@ impl ProblemKind {
             ProblemKind::UnknownHost => "unknown-host",
             ProblemKind::RateLimited => "rate-limited",
             ProblemKind::TooManyConnections => "too-many-connections",
+            ProblemKind::HistoryMismatch => "history-mismatch",
         }
     }
 
@@ -270,6 +274,7 @@ impl ProblemKind {
             ProblemKind::UnknownHost => "Unknown host",
             ProblemKind::RateLimited => "Rate limited",
             ProblemKind::TooManyConnections => "Too many connections",
+            ProblemKind::HistoryMismatch => "History does not lead to the code",
         }
     }
 
@@ -314,9 +319,9 @@ impl ProblemKind {
             ProblemKind::MatchesDisabled | ProblemKind::DatabaseUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
-            ProblemKind::MalformedAction | ProblemKind::IllegalAction => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ProblemKind::MalformedAction
+            | ProblemKind::IllegalAction
+            | ProblemKind::HistoryMismatch => StatusCode::UNPROCESSABLE_ENTITY,
             ProblemKind::GameOver => StatusCode::CONFLICT,
             ProblemKind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ProblemKind::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -372,6 +377,7 @@ impl ProblemKind {
             ProblemKind::RequestTimeout => "The body did not arrive within the service's body timeout (`--body-timeout`, 10 s by default) after the request began; the connection is closed. Send the body at once.",
             ProblemKind::UnknownHost => "The request's Host is not one of the hosts this service answers for (`--allowed-hosts`, localhost by default, when no `--public-url` is set), so no share URL is built from it. Use the service's own address.",
             ProblemKind::RateLimited => "This client address has spent its budget for this kind of request (`creates` per minute, `writes` or play `actions` per second; see the service's `--rate-*` settings). Wait `Retry-After` seconds; `RateLimit-Policy` and `RateLimit` say which limit and how long.",
+            ProblemKind::HistoryMismatch => "The `history` sent with POST /v1/xiangqi/{code}/play (the FEN before the last capture, with its halfmove clock and fullmove number, and the ICCS moves from there) must replay and end at the position of `code`. `field` names the member at fault (`history.fen`, `history.moves`), `reason` why: invalid-fen, not-iccs, illegal-move (`index` is the move's place in `history.moves`) or other-position (the line ends elsewhere; `detail` gives both FENs). Send the `history` of the previous answer, or a line from the game's start.",
             ProblemKind::TooManyConnections => "This client address holds as many open connections as one client may (`--max-connections-per-client`); this connection is answered and closed. Reuse the open ones.",
         }
     }

@@ -12,16 +12,16 @@ use std::future::{ready, Ready};
 
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
-use qipan_rules::GameKind;
+use qipan_rules::{AnyPosition, GameKind};
 use serde_json::value::RawValue;
 
 use super::{base_url, immutable, immutable_json, Rendered};
 use crate::cache::ViewCache;
 use crate::configuration::Settings;
-use crate::games::{self, Batch};
+use crate::games::{self, window, Batch, GameError};
 use crate::problem::ApiError;
-use crate::wire::state::ExportQuery;
-use crate::wire::{PlayRequest, StartQuery};
+use crate::wire::state::{ExportQuery, StatePlayRequest};
+use crate::wire::StartQuery;
 
 /// The `{game}` path segment, parsed.
 pub struct Game(pub GameKind);
@@ -139,12 +139,16 @@ pub async fn play(
     req: HttpRequest,
     base: Base,
     Code(code): Code,
-    body: Json<PlayRequest>,
+    body: Json<StatePlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
     super::limits::charge_actions(&req, body.actions.len())?;
     let pos = games::decode(kind, &code, "code")?;
-    let played = games::play(&pos, &body.actions, Batch::default(), &base.0)?;
-    let view: Box<str> = played.view.into();
+    let view = match (&pos, &body.history) {
+        (_, None) => games::play(&pos, &body.actions, Batch::default(), &base.0)?.view,
+        (AnyPosition::Xiangqi(p), Some(line)) => window::play(p, &body.actions, line, &base.0)?,
+        (_, Some(_)) => return Err(GameError::HistoryNotTaken { game: kind }.into()),
+    };
+    let view: Box<str> = view.into();
     Ok(immutable_json(&req, String::from(view)))
 }
 

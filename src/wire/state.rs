@@ -13,6 +13,30 @@ pub struct PlayRequest {
     pub actions: Vec<String>,
 }
 
+/// Body of `POST /v1/{game}/{code}/play`: the actions, and for xiangqi
+/// the line that led to `{code}`, so the answer can judge repetitions and
+/// the move limit.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatePlayRequest {
+    /// The actions to play in order, in the game's notation.
+    pub actions: Vec<String>,
+    /// The line since the last capture (xiangqi only).
+    pub history: Option<LineBody>,
+}
+
+/// A xiangqi line as the stateless API sends and answers it: the FEN, with
+/// its halfmove clock and fullmove number, of the position before the last
+/// capture (or of the line's start), and the moves in ICCS from there.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineBody {
+    /// The FEN the line starts from, all six fields.
+    pub fen: String,
+    /// The moves from it, in ICCS.
+    pub moves: Vec<String>,
+}
+
 /// Query of `GET /v1/{game}/start` (and the same members of a match's
 /// creation body).
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -62,6 +86,10 @@ pub struct StateView<'a, Board, Action, Part> {
     /// The game's own members.
     #[serde(flatten)]
     pub part: Part,
+    /// The line to send with the next play, when this view answers a
+    /// xiangqi play that sent one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<LineBody>,
 }
 
 /// Whether a game or match goes on.

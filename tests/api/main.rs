@@ -23,6 +23,7 @@ mod quoridor;
 mod repetition;
 mod retention;
 mod spec;
+mod stateless_repetition;
 mod tetris;
 mod tls;
 mod twenty48;

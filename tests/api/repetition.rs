@@ -12,22 +12,22 @@ use serde_json::{json, Value};
 use crate::db::{on_both_backends, spawn_match_app, Backend};
 use crate::helpers::TestApp;
 
-const DATA: &str = "crates/rules/tests/data/xiangqi_repetition.txt";
+pub(crate) const DATA: &str = "crates/rules/tests/data/xiangqi_repetition.txt";
 
 /// How many cases of each (source, verdict) group the match sample takes.
 const PER_GROUP: usize = 4;
 
 /// One case of the data file.
-struct Case {
-    line: usize,
-    group: String,
-    fen: String,
-    moves: Vec<String>,
+pub(crate) struct Case {
+    pub(crate) line: usize,
+    pub(crate) group: String,
+    pub(crate) fen: String,
+    pub(crate) moves: Vec<String>,
     /// `state`, `winner`, `reason` as a match view shows them.
-    expected: (String, Option<String>, Option<String>),
+    pub(crate) expected: (String, Option<String>, Option<String>),
 }
 
-fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     let path = format!("{}/{DATA}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
     let mut out = Vec::new();
@@ -98,7 +98,7 @@ fn ends_last(case: &Case) -> bool {
 }
 
 /// The code of a FEN, through the import endpoint.
-async fn code_of(app: &TestApp, fen: &str) -> String {
+pub(crate) async fn code_of(app: &TestApp, fen: &str) -> String {
     let res = app
         .post_json(
             "/v1/xiangqi/import",
@@ -156,7 +156,7 @@ async fn play(app: &TestApp, id: &str, token: &str, moves: &[String]) -> Value {
     post(app, id, token, "play", Some(json!({ "actions": moves }))).await
 }
 
-fn status(v: &Value) -> (String, Option<String>, Option<String>) {
+pub(crate) fn status(v: &Value) -> (String, Option<String>, Option<String>) {
     let s = &v["status"];
     let text = |k: &str| s[k].as_str().map(str::to_owned);
     (
