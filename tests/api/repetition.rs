@@ -4,8 +4,6 @@
 //! through solo matches, a move-limit draw longer than the 100 kept moves,
 //! and a takeback out of a repetition.
 
-use std::collections::BTreeMap;
-
 use qipan_rules::xiangqi::{Fen, History};
 use serde_json::{json, Value};
 
@@ -13,9 +11,6 @@ use crate::db::{on_both_backends, spawn_match_app, Backend};
 use crate::helpers::TestApp;
 
 pub(crate) const DATA: &str = "crates/rules/tests/data/xiangqi_repetition.txt";
-
-/// How many cases of each (source, verdict) group the match sample takes.
-const PER_GROUP: usize = 4;
 
 /// One case of the data file.
 pub(crate) struct Case {
@@ -66,19 +61,12 @@ fn halfmove(fen: &str) -> u32 {
         .map_or(0, |c| c.parse().expect("a halfmove clock"))
 }
 
-/// A deterministic sample of the cases that end in a verdict and start at
-/// a halfmove clock of 0 (a match starts there): the first [`PER_GROUP`]
-/// of every group of source and verdict.
-fn sample() -> Vec<Case> {
-    let mut groups: BTreeMap<String, Vec<Case>> = BTreeMap::new();
-    for case in cases() {
-        if case.expected.0 != "ongoing" && halfmove(&case.fen) == 0 && ends_last(&case) {
-            groups.entry(case.group.clone()).or_default().push(case);
-        }
-    }
-    groups
-        .into_values()
-        .flat_map(|g| g.into_iter().take(PER_GROUP))
+/// Every case that ends in a verdict on its last move and starts at a
+/// halfmove clock of 0 (where a match made from a code starts).
+fn match_cases() -> Vec<Case> {
+    cases()
+        .into_iter()
+        .filter(|case| case.expected.0 != "ongoing" && halfmove(&case.fen) == 0 && ends_last(case))
         .collect()
 }
 
@@ -167,17 +155,17 @@ pub(crate) fn status(v: &Value) -> (String, Option<String>, Option<String>) {
 }
 
 on_both_backends!(
-    a_sample_of_every_kind_of_verdict_ends_a_match_as_the_reference_does,
+    every_verdict_case_ends_a_match_as_the_reference_does,
     a_move_limit_draw_is_kept_past_the_100_kept_moves,
     a_takeback_leaves_a_repetition_and_the_line_follows,
 );
 
-async fn a_sample_of_every_kind_of_verdict_ends_a_match_as_the_reference_does(backend: Backend) {
+async fn every_verdict_case_ends_a_match_as_the_reference_does(backend: Backend) {
     let Some(app) = spawn_match_app(backend).await else {
         return;
     };
-    let sample = sample();
-    assert!(sample.len() >= 60, "{} cases", sample.len());
+    let sample = match_cases();
+    assert!(sample.len() >= 800, "{} cases", sample.len());
     let groups: std::collections::BTreeSet<&str> =
         sample.iter().map(|c| c.group.as_str()).collect();
     for reason in [
@@ -188,7 +176,7 @@ async fn a_sample_of_every_kind_of_verdict_ends_a_match_as_the_reference_does(ba
     ] {
         assert!(
             groups.iter().any(|g| g.ends_with(reason)),
-            "{reason} sampled"
+            "{reason} among the cases"
         );
     }
     for case in &sample {
