@@ -4,6 +4,7 @@
 use qipan_rules::gomoku::{
     CodeError, MovesError, Point, Position, PositionError, RowsError, Stone, Variant,
 };
+use qipan_rules::xiangqi::Counters;
 use qipan_rules::{GameKind, Status};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -215,7 +216,7 @@ impl GameApi for Position {
 
     type Part<'a> = Part;
 
-    fn part(&self, _trace: Option<&()>) -> Part {
+    fn part(&self, _trace: Option<&()>, _counters: Option<Counters>) -> Part {
         Part {
             size: self.size(),
             forbidden: self
@@ -268,7 +269,7 @@ impl GameApi for Position {
     type Import = Import;
     type ImportFields = RowsBody;
 
-    fn import(body: Import) -> Result<Position, GameError> {
+    fn import(body: Import) -> Result<(Position, Option<Counters>), GameError> {
         let Import::Rows(body) = body;
         let v = match body.variant.as_deref() {
             None => Variant::Freestyle,
@@ -278,7 +279,7 @@ impl GameApi for Position {
             GameError::InvalidImport(Fault::import("rows", "text", &e, rows_location(&e)))
         })?;
         let Some(moves) = body.moves else {
-            return Ok(board);
+            return Ok((board, None));
         };
         // The move order of an export view: replayed from the empty board,
         // it must give the rows, and then the order is kept.
@@ -291,7 +292,7 @@ impl GameApi for Position {
                 at: Box::default(),
             }));
         }
-        Ok(played)
+        Ok((played, None))
     }
 
     type Export<'a> = Export;

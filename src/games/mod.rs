@@ -10,10 +10,13 @@
 //! `crate::problem` turns into problems at the edge.
 
 use qipan_rules::code::SyntaxError;
+use qipan_rules::xiangqi::Counters;
 use qipan_rules::{AnyPlayer, AnyPosition, Game, GameKind, Player, Reason};
+
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::value::RawValue;
+use window::Window;
 
 use crate::wire::problem::Location;
 use crate::wire::state::{ExportView, GameList, LineBody};
@@ -74,8 +77,13 @@ pub trait GameApi: Game<Player: Into<AnyPlayer>> + Into<AnyPosition> {
     where
         Self: 'a;
     /// The game's members for a position; `trace` is what the play that
-    /// led here reported, when the view answers a play.
-    fn part<'a>(&'a self, trace: Option<&Self::Trace>) -> Self::Part<'a>;
+    /// led here reported, when the view answers a play; `counters` the
+    /// xiangqi FEN counters a line gave the position, when one did.
+    fn part<'a>(
+        &'a self,
+        trace: Option<&Self::Trace>,
+        counters: Option<Counters>,
+    ) -> Self::Part<'a>;
 
     /// Where a code error lies.
     fn code_location(error: &Self::CodeError) -> Location;
@@ -90,7 +98,13 @@ pub trait GameApi: Game<Player: Into<AnyPlayer>> + Into<AnyPosition> {
     /// # Errors
     ///
     /// [`GameError::InvalidImport`] and the like, naming the member at fault.
-    fn import(body: Self::Import) -> Result<Self, GameError>;
+    /// A xiangqi FEN's counters come with its position; other games have
+    /// none.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::InvalidImport`] and the like, naming the member at fault.
+    fn import(body: Self::Import) -> Result<(Self, Option<Counters>), GameError>;
 
     /// The export body: an enum tagged by `format`.
     type Export<'a>: Serialize
@@ -238,10 +252,12 @@ fn render<G: GameApi>(
 }
 
 /// What a line judged beyond the position: the status it gives the
-/// position reached, and the line to send with the next play.
+/// position reached, its FEN counters there, and the line to send with the
+/// next play.
 #[derive(Debug)]
 struct Judged {
     status: StatusView,
+    counters: Counters,
     history: LineBody,
 }
 
@@ -254,9 +270,9 @@ fn render_judged<G: GameApi>(
     trace: Option<&G::Trace>,
     judged: Option<Judged>,
 ) -> Result<Box<RawValue>, GameError> {
-    let (status, history) = match judged {
-        Some(j) => (j.status, Some(j.history)),
-        None => (StatusView::of(pos.status(), Player::as_str), None),
+    let (status, counters, history) = match judged {
+        Some(j) => (j.status, Some(j.counters), Some(j.history)),
+        None => (StatusView::of(pos.status(), Player::as_str), None, None),
     };
     let url = share_url(base, G::KIND, code);
     let page = page_url(base, G::KIND, code);
@@ -271,7 +287,7 @@ fn render_judged<G: GameApi>(
         check: pos.check(),
         board: pos.board(),
         legal_actions: legal_views(pos),
-        part: pos.part(trace),
+        part: pos.part(trace, counters),
         history,
     };
     serde_json::value::to_raw_value(&view).map_err(GameError::Render)
@@ -457,13 +473,47 @@ fn steps<G: GameApi>(start: &G, actions: &[String], batch: Batch) -> Result<Step
 /// [`GameError::ImportBody`] for a body that is not the game's import
 /// object (naming the member), [`GameError::InvalidImport`] and the like
 /// for a form the rules refuse.
-pub fn import(kind: GameKind, body: &RawValue) -> Result<AnyPosition, GameError> {
-    fn go<G: GameApi>(body: &RawValue) -> Result<AnyPosition, GameError> {
+pub fn import(kind: GameKind, body: &RawValue) -> Result<Imported, GameError> {
+    fn go<G: GameApi>(body: &RawValue) -> Result<(AnyPosition, Option<Counters>), GameError> {
         let formats = G::description().formats;
         let parsed = import::read::<G::Import, G::ImportFields>(G::KIND, body.get(), formats)?;
-        G::import(parsed).map(Into::into)
+        G::import(parsed).map(|(position, counters)| (position.into(), counters))
     }
-    qipan_rules::with_game!(kind, P => go::<P>(body))
+    let (position, counters) = qipan_rules::with_game!(kind, P => go::<P>(body))?;
+    let line = match (&position, counters) {
+        (AnyPosition::Xiangqi(p), Some(counters)) => Some(Window::new(p.clone(), counters)),
+        _ => None,
+    };
+    Ok(Imported { position, line })
+}
+
+/// A position read from an import body and, for xiangqi, the line it
+/// starts: no moves yet, the FEN's counters.
+#[derive(Debug)]
+pub struct Imported {
+    /// The position.
+    pub position: AnyPosition,
+    /// Xiangqi: the line from it.
+    pub line: Option<Window>,
+}
+
+impl Imported {
+    /// The state view of the imported position; a xiangqi one is judged
+    /// by its line, so it shows the FEN's counters and the `history` to
+    /// send with the next play.
+    ///
+    /// # Errors
+    ///
+    /// Only when serialization fails, which would be a bug.
+    pub fn view(&self, base: &str) -> Result<Box<RawValue>, GameError> {
+        match &self.line {
+            Some(line) => {
+                let history = line.history().map_err(window::LineError::from)?;
+                window::view(&history, base)
+            }
+            None => view(&self.position, base),
+        }
+    }
 }
 
 /// The export view of a position in `format` (the game's first when

@@ -2,6 +2,7 @@
 //! view; the `json` import and export form.
 
 use qipan_rules::quoridor::{Action, CodeError, Player, Position, Setup, SetupError, Square, Wall};
+use qipan_rules::xiangqi::Counters;
 use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -164,7 +165,7 @@ impl GameApi for Position {
 
     type Part<'a> = Part;
 
-    fn part(&self, _trace: Option<&()>) -> Part {
+    fn part(&self, _trace: Option<&()>, _counters: Option<Counters>) -> Part {
         let [one, two] = Player::ALL;
         Part {
             pawns: self.pawns().map(|s| s.to_string()),
@@ -190,7 +191,7 @@ impl GameApi for Position {
     type Import = Import;
     type ImportFields = JsonBody;
 
-    fn import(body: Import) -> Result<Position, GameError> {
+    fn import(body: Import) -> Result<(Position, Option<Counters>), GameError> {
         let Import::Json(body) = body;
         let to_move = match body.to_move {
             1 => Player::One,
@@ -214,14 +215,16 @@ impl GameApi for Position {
             walls_left: body.walls_left,
             to_move,
         };
-        Position::from_setup(&setup).map_err(|e| {
-            GameError::InvalidImport(Fault::import(
-                "json",
-                setup_field(&e),
-                &e,
-                Location::default(),
-            ))
-        })
+        Position::from_setup(&setup)
+            .map_err(|e| {
+                GameError::InvalidImport(Fault::import(
+                    "json",
+                    setup_field(&e),
+                    &e,
+                    Location::default(),
+                ))
+            })
+            .map(|p| (p, None))
     }
 
     type Export<'a> = Export;

@@ -5,6 +5,7 @@
 use qipan_rules::tetris::{
     Action, Cells, CodeError, Kind, Lock, Position, Setup, SetupError, VISIBLE,
 };
+use qipan_rules::xiangqi::Counters;
 use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -218,7 +219,7 @@ impl GameApi for Position {
 
     type Part<'a> = Part;
 
-    fn part(&self, trace: Option<&Option<Lock>>) -> Part {
+    fn part(&self, trace: Option<&Option<Lock>>, _counters: Option<Counters>) -> Part {
         Part {
             piece: self.piece().map(|(k, r, c)| PieceView {
                 kind: k.as_str(),
@@ -279,7 +280,7 @@ impl GameApi for Position {
     type Import = Import;
     type ImportFields = JsonBody;
 
-    fn import(body: Import) -> Result<Position, GameError> {
+    fn import(body: Import) -> Result<(Position, Option<Counters>), GameError> {
         let Import::Json(body) = body;
         let setup = Setup {
             rows: body.rows.unwrap_or_default(),
@@ -296,10 +297,12 @@ impl GameApi for Position {
             lines: body.lines.unwrap_or(0),
             level: body.level,
         };
-        Position::from_setup(&setup).map_err(|e| {
-            let (field, at) = setup_fault(&e);
-            GameError::InvalidImport(Fault::import("json", field, &e, at))
-        })
+        Position::from_setup(&setup)
+            .map_err(|e| {
+                let (field, at) = setup_fault(&e);
+                GameError::InvalidImport(Fault::import("json", field, &e, at))
+            })
+            .map(|p| (p, None))
     }
 
     type Export<'a> = Export;

@@ -2,6 +2,7 @@
 //! `grid` import and export; seeded starts.
 
 use qipan_rules::twenty48::{CodeError, Direction, GridError, Position, Setup, Slide};
+use qipan_rules::xiangqi::Counters;
 use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -133,7 +134,7 @@ impl GameApi for Position {
 
     type Part<'a> = Part;
 
-    fn part(&self, trace: Option<&Slide>) -> Part {
+    fn part(&self, trace: Option<&Slide>, _counters: Option<Counters>) -> Part {
         Part {
             score: self.score(),
             won: self.won(),
@@ -168,20 +169,22 @@ impl GameApi for Position {
     type Import = Import;
     type ImportFields = GridBody;
 
-    fn import(body: Import) -> Result<Position, GameError> {
+    fn import(body: Import) -> Result<(Position, Option<Counters>), GameError> {
         let Import::Grid(body) = body;
         let setup = Setup {
             board: body.board,
             score: body.score,
             seed: body.seed.0,
         };
-        Position::from_setup(&setup).map_err(|e| {
-            let field = match e {
-                GridError::ImpossibleScore { .. } => "score",
-                GridError::InvalidTile { .. } | GridError::NoTiles => "board",
-            };
-            GameError::InvalidImport(Fault::import("grid", field, &e, grid_location(&e)))
-        })
+        Position::from_setup(&setup)
+            .map_err(|e| {
+                let field = match e {
+                    GridError::ImpossibleScore { .. } => "score",
+                    GridError::InvalidTile { .. } | GridError::NoTiles => "board",
+                };
+                GameError::InvalidImport(Fault::import("grid", field, &e, grid_location(&e)))
+            })
+            .map(|p| (p, None))
     }
 
     type Export<'a> = Export;

@@ -286,17 +286,40 @@ pub fn play(
             outcome: StatusView::of(verdict, AnyPlayer::as_str),
         });
     }
-    let judged = Judged {
-        status: StatusView::of(verdict, AnyPlayer::as_str),
-        history: LineBody::of(&Window::of(&history)),
-    };
     render_judged(
         &state,
         &qipan_rules::Game::to_code(&state),
         base,
         trace.as_ref(),
-        Some(judged),
+        Some(judged(&history)),
     )
+}
+
+/// The state view of the position a line reaches, judged by the line: its
+/// verdict, its FEN counters, and the line (cut to its last capture) to
+/// send with the next play.
+///
+/// # Errors
+///
+/// Only when serialization fails, which would be a bug.
+pub fn view(history: &History, base: &str) -> Result<Box<RawValue>, GameError> {
+    let position = history.position();
+    render_judged(
+        position,
+        &qipan_rules::Game::to_code(position),
+        base,
+        None,
+        Some(judged(history)),
+    )
+}
+
+/// What a line says of the position it reaches.
+fn judged(history: &History) -> Judged {
+    Judged {
+        status: StatusView::of(verdict(history), AnyPlayer::as_str),
+        counters: history.counters(),
+        history: LineBody::of(&Window::of(history)),
+    }
 }
 
 /// The verdict of a history, with the winner as the service names

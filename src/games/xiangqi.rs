@@ -2,7 +2,7 @@
 //! ICCS, WXF and Chinese notation, FEN import and export.
 
 use qipan_rules::xiangqi::{
-    self as xq, CodeError, FenError, Move, Name, Position, PositionError, Square,
+    self as xq, CodeError, Counters, Fen, FenError, Move, Name, Position, PositionError, Square,
 };
 use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
@@ -86,7 +86,9 @@ pub struct CellView {
 /// The members of a xiangqi view beyond the envelope.
 #[derive(Debug, Serialize)]
 pub struct Part {
-    /// The position in FEN.
+    /// The position in FEN, with the counters of the line that reached it
+    /// when the view has one (a play that sent its `history`, an import, a
+    /// match); a code alone knows none and writes `0 1`.
     fen: String,
 }
 
@@ -235,8 +237,13 @@ impl GameApi for Position {
 
     type Part<'a> = Part;
 
-    fn part(&self, _trace: Option<&()>) -> Part {
-        Part { fen: self.to_fen() }
+    fn part(&self, _trace: Option<&()>, counters: Option<Counters>) -> Part {
+        Part {
+            fen: match counters {
+                Some(counters) => self.to_fen_with(counters),
+                None => self.to_fen(),
+            },
+        }
     }
 
     fn code_location(e: &CodeError) -> Location {
@@ -268,12 +275,13 @@ impl GameApi for Position {
     type Import = Import;
     type ImportFields = FenBody;
 
-    fn import(body: Import) -> Result<Position, GameError> {
+    fn import(body: Import) -> Result<(Position, Option<Counters>), GameError> {
         let Import::Fen(body) = body;
         standard_only(GameKind::Xiangqi, body.variant.as_deref())?;
-        Position::from_fen(&body.text).map_err(|e| {
+        let fen: Fen = body.text.parse().map_err(|e| {
             GameError::InvalidImport(Fault::import("FEN", "text", &e, fen_location(&e)))
-        })
+        })?;
+        Ok((fen.position, Some(fen.counters)))
     }
 
     type Export<'a> = Export;

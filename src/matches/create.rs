@@ -5,6 +5,7 @@ use qipan_rules::AnyPosition;
 
 use super::clock::{Clock, ClockError, TimeControl};
 use super::events::{Change, EventKind, MatchEvent};
+use super::line;
 use super::read::{invite_view, render, Shown};
 use super::{
     seat_of, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Parent, Seat,
@@ -28,20 +29,25 @@ impl Matches {
     #[tracing::instrument(skip_all, fields(game = %req.game))]
     pub async fn create(&self, req: &CreateRequest, base: &str) -> Result<Outcome, MatchError> {
         let kind = games::kind(&req.game).map_err(|_| MatchError::UnknownGame(req.game.clone()))?;
-        let position = match &req.from {
-            Some(code) => {
-                if req.variant.is_some() || req.seed.is_some() || req.size.is_some() {
-                    return Err(MatchError::FromWithStart);
-                }
-                games::decode(kind, code, "from")?
+        let start_params = req.variant.is_some() || req.seed.is_some() || req.size.is_some();
+        let (position, line) = match (&req.from, &req.import) {
+            (Some(_), Some(_)) => return Err(MatchError::FromWithStart { field: "import" }),
+            (Some(_), None) | (None, Some(_)) if start_params => {
+                let field = if req.from.is_some() { "from" } else { "import" };
+                return Err(MatchError::FromWithStart { field });
             }
-            None => {
+            (Some(code), None) => (games::decode(kind, code, "from")?, None),
+            (None, Some(body)) => {
+                let imported = games::import(kind, body).map_err(MatchError::Import)?;
+                (imported.position, imported.line)
+            }
+            (None, None) => {
                 let query = StartQuery {
                     variant: req.variant.clone(),
                     seed: req.seed,
                     size: req.size,
                 };
-                games::start(kind, &query)?.0
+                (games::start(kind, &query)?.0, None)
             }
         };
         let mode = match req.mode {
@@ -106,6 +112,12 @@ impl Matches {
             }
         }
         let mut m = new_match(id, kind, mode, position, 0, None, now);
+        if let Some(line) = line {
+            // A FEN's counters: the line starts there, and its clock may
+            // already end the game by the move limit.
+            m.status = MatchStatus::of(line::verdict_of(&line)?);
+            m.window = Some(line);
+        }
         m.clock = control.map(Clock::new);
         store::insert(&mut *self.db.acquire().await?, &m, &seats).await?;
         let shown = Shown {

@@ -514,4 +514,8 @@ pub struct KeptMove {
     /// In a timed duel, each side's time left as the move's turn began (the
     /// clocks at ply `ply - 1`), which a takeback to that ply restores.
     pub clock_before: Option<[Millis; 2]>,
+    /// Xiangqi: the halfmove clock of the position the move was played
+    /// from (plies since the last capture), which a takeback that rebuilds
+    /// the line from kept moves starts from.
+    pub halfmove: Option<u32>,
 }

@@ -52,12 +52,20 @@ pub enum MatchError {
     /// The game refused the request (a code, a start, an action).
     #[error(transparent)]
     Game(GameError),
+    /// The game refused the `import` of a creation, as `POST
+    /// /v1/{game}/import` refuses it.
+    #[error("`import`: {0}")]
+    Import(GameError),
     /// The game named at creation is not one of qipan's.
     #[error("there is no game {0:?}")]
     UnknownGame(String),
-    /// `from` was combined with start parameters.
-    #[error("`from` is a whole position: it cannot be combined with variant, seed or size")]
-    FromWithStart,
+    /// `from` or `import` was combined with start parameters or with the
+    /// other.
+    #[error("`{field}` is a whole position: it cannot be combined with variant, seed or size, nor `from` with `import`")]
+    FromWithStart {
+        /// The member that gave the position (`from` or `import`).
+        field: &'static str,
+    },
     /// A duel was asked for a one-player game.
     #[error("{0} has one player: its matches are solo")]
     SoloOnly(GameKind),

@@ -12,7 +12,6 @@ use super::{
     KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Missing, Mode, Outcome,
     Precondition, Refused, Seat, SeatSlot, Timestamp, Token, UndoOffer, HISTORY_CAP,
 };
-use crate::games::window;
 use crate::games::{self, Batch};
 use crate::storage::matches as store;
 use crate::storage::{Backend, StorageError};
@@ -67,7 +66,7 @@ impl Matches {
             None => None,
         };
         let status = match &judged {
-            Some((_, verdict)) => MatchStatus::of(*verdict),
+            Some(j) => MatchStatus::of(j.verdict),
             None => MatchStatus::of(played.position.status()),
         };
         let first = m.ply + 1;
@@ -94,6 +93,7 @@ impl Matches {
                     code_after: p.code_after.clone(),
                     played_at: now,
                     clock_before,
+                    halfmove: judged.as_ref().and_then(|j| j.clocks.get(i).copied()),
                 });
             }
         }
@@ -110,8 +110,8 @@ impl Matches {
             .collect();
         // A move withdraws any takeback or draw offer.
         m.set_position(played.position, played.code, ply);
-        if let Some((line, _)) = judged {
-            m.window = Some(line);
+        if let Some(j) = judged {
+            m.window = Some(j.line);
             m.status = status;
         }
         m.clock = clock;
@@ -267,12 +267,7 @@ impl Matches {
         // The line may still end the game there (a takeback of a move played
         // after the rules ended it).
         if let Some(line) = &m.window {
-            let corrupt = |_| StorageError::Corrupt {
-                column: "line_moves",
-                value: line.to_string(),
-            };
-            let history = line.history().map_err(corrupt)?;
-            m.status = MatchStatus::of(window::verdict(&history));
+            m.status = MatchStatus::of(line::verdict_of(line)?);
         }
         m.moved_at = now;
         m.updated_at = now;

@@ -42,9 +42,15 @@ pub(super) fn render(
     shown: Option<Shown<'_>>,
 ) -> Result<Vec<u8>, MatchError> {
     let rendered;
-    let state = match state {
-        Some(v) => v,
-        None => {
+    let state = match (&m.window, state) {
+        // Xiangqi: the view the match's line judges, with the FEN's
+        // counters and the line a stateless play from here would send.
+        (Some(line), _) => {
+            rendered = games::window::view(&super::line::history_of(line)?, base)?;
+            &rendered
+        }
+        (None, Some(v)) => v,
+        (None, None) => {
             rendered = games::view(&m.position, base)?;
             &rendered
         }

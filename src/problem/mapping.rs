@@ -46,6 +46,19 @@ fn game_names() -> Vec<&'static str> {
 enum Context {
     Stateless,
     MatchBody,
+    /// The `import` member of a match's creation: the import body's
+    /// members are named under it.
+    MatchImport,
+}
+
+impl Context {
+    /// A member of the game's body as this context names it.
+    fn member(self, name: &str) -> String {
+        match self {
+            Context::MatchImport => format!("import.{name}"),
+            Context::Stateless | Context::MatchBody => name.to_owned(),
+        }
+    }
 }
 
 /// `malformed-action` or `illegal-action`: which action, why, and what may
@@ -82,7 +95,7 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
             ProblemKind::InvalidCode,
             f.detail,
             Members::Fault(FaultMembers {
-                field: f.field,
+                field: f.field.to_owned(),
                 reason: f.reason,
                 at: f.at,
             }),
@@ -102,7 +115,7 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
         GameError::StartParam { param, detail } => {
             let kind = match context {
                 Context::Stateless => ProblemKind::InvalidQuery,
-                Context::MatchBody => ProblemKind::InvalidField,
+                Context::MatchBody | Context::MatchImport => ProblemKind::InvalidField,
             };
             Problem::with(kind, detail, field(param.as_str()))
         }
@@ -163,13 +176,27 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
             reason,
             legal,
         ),
-        GameError::ImportBody(BodyFault::NotAnObject) => {
-            Problem::new(ProblemKind::MalformedBody, "the body must be a JSON object")
-        }
-        GameError::ImportBody(BodyFault::Other(detail)) => Problem::new(
-            ProblemKind::MalformedBody,
-            format!("the body is not valid here: {detail}"),
-        ),
+        GameError::ImportBody(BodyFault::NotAnObject) => match context {
+            Context::MatchImport => Problem::with(
+                ProblemKind::InvalidField,
+                "`import` must be a JSON object: the body of POST /v1/{game}/import",
+                field("import"),
+            ),
+            Context::Stateless | Context::MatchBody => {
+                Problem::new(ProblemKind::MalformedBody, "the body must be a JSON object")
+            }
+        },
+        GameError::ImportBody(BodyFault::Other(detail)) => match context {
+            Context::MatchImport => Problem::with(
+                ProblemKind::InvalidField,
+                format!("`import` is not valid here: {detail}"),
+                field("import"),
+            ),
+            Context::Stateless | Context::MatchBody => Problem::new(
+                ProblemKind::MalformedBody,
+                format!("the body is not valid here: {detail}"),
+            ),
+        },
         GameError::ImportBody(BodyFault::Field {
             field,
             index,
@@ -178,7 +205,7 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
             ProblemKind::InvalidField,
             detail,
             Members::Field(FieldMembers {
-                field,
+                field: context.member(&field),
                 index,
                 supported: None,
             }),
@@ -187,7 +214,7 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
             ProblemKind::InvalidImport,
             f.detail,
             Members::Fault(FaultMembers {
-                field: f.field,
+                field: context.member(f.field),
                 reason: f.reason,
                 at: f.at,
             }),
@@ -209,7 +236,7 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
                     "{game} does not {verb} {given:?}; it {reads} {}",
                     supported.join(", ")
                 ),
-                one_of("format", supported.to_vec()),
+                one_of(&context.member("format"), supported.to_vec()),
             )
         }
         GameError::HistoryMismatch(LineError::Diverged { index }) => {
@@ -221,7 +248,7 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
             ProblemKind::HistoryMismatch,
             detail,
             Members::Fault(FaultMembers {
-                field: e.field(),
+                field: e.field().to_owned(),
                 reason: e.reason(),
                 at: Box::new(Location {
                     index: e.index(),
@@ -300,6 +327,7 @@ impl From<MatchError> for ApiError {
                 }),
             ),
             MatchError::Game(e) => return game_problem(e, Context::MatchBody),
+            MatchError::Import(e) => return game_problem(e, Context::MatchImport),
             MatchError::UnknownGame(name) => Problem::with(
                 ProblemKind::InvalidField,
                 format!(
@@ -308,8 +336,8 @@ impl From<MatchError> for ApiError {
                 ),
                 one_of("game", game_names()),
             ),
-            MatchError::FromWithStart => {
-                Problem::with(ProblemKind::InvalidField, detail, field("from"))
+            MatchError::FromWithStart { field: name } => {
+                Problem::with(ProblemKind::InvalidField, detail, field(name))
             }
             MatchError::SoloOnly(_) => Problem::with(
                 ProblemKind::InvalidField,

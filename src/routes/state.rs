@@ -159,8 +159,7 @@ pub async fn import(
     base: Base,
     body: Json<Box<RawValue>>,
 ) -> Result<HttpResponse, ApiError> {
-    let pos = games::import(kind, &body)?;
-    let view: Box<str> = games::view(&pos, &base.0)?.into();
+    let view: Box<str> = games::import(kind, &body)?.view(&base.0)?.into();
     Ok(immutable_json(&req, String::from(view)))
 }
 

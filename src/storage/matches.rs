@@ -116,6 +116,7 @@ struct MoveRow {
     played_at: i64,
     clock_first: Option<i64>,
     clock_second: Option<i64>,
+    halfmove: Option<i64>,
 }
 }
 
@@ -133,6 +134,7 @@ struct MatchMoveRow {
     mv_played_at: Option<i64>,
     mv_clock_first: Option<i64>,
     mv_clock_second: Option<i64>,
+    mv_halfmove: Option<i64>,
 }
 
 impl<'r> sqlx::FromRow<'r, AnyRow> for MatchMoveRow {
@@ -148,6 +150,7 @@ impl<'r> sqlx::FromRow<'r, AnyRow> for MatchMoveRow {
             mv_played_at: row.try_get("mv_played_at")?,
             mv_clock_first: row.try_get("mv_clock_first")?,
             mv_clock_second: row.try_get("mv_clock_second")?,
+            mv_halfmove: row.try_get("mv_halfmove")?,
         })
     }
 }
@@ -334,6 +337,10 @@ impl MoveRow {
                 (None, None) => None,
                 other => return Err(corrupt("moves.clock_first", other)),
             },
+            halfmove: self
+                .halfmove
+                .map(|h| u32::try_from(h).map_err(|_| corrupt("moves.halfmove", h)))
+                .transpose()?,
         })
     }
 }
@@ -552,11 +559,11 @@ const MATCH_COLUMNS: &str = "id, game, mode, code, to_move, ply, version, status
      time_control, clock_base, clock_increment, clock_first, clock_second, clock_since, moved_at, \
      line_fen, line_moves";
 
-const MOVE_COLUMNS: &str =
-    "ply, seat, side, action, code_before, code_after, played_at, clock_first, clock_second";
+pub(super) const MOVE_COLUMNS: &str =
+    "ply, seat, side, action, code_before, code_after, played_at, clock_first, clock_second, halfmove";
 
 /// How many columns of a move are bound after `match_id`.
-const MOVE_PARAMS: usize = 9;
+const MOVE_PARAMS: usize = 10;
 
 /// The kept moves of the match whose id is parameter `$n`, as a derived
 /// table `k` of [`MOVE_COLUMNS`]: its own rows and the rows of its parent it
@@ -573,7 +580,7 @@ fn kept_moves(n: usize) -> String {
 }
 
 /// `columns` with each name prefixed by `table.`.
-fn prefixed(table: &str, columns: &str) -> String {
+pub(super) fn prefixed(table: &str, columns: &str) -> String {
     columns
         .split(", ")
         .map(|c| format!("{table}.{c}"))
@@ -744,6 +751,7 @@ fn bind_move<'q>(query: AnyQuery<'q>, mv: &'q KeptMove) -> AnyQuery<'q> {
         .bind(mv.played_at.millis())
         .bind(mv.clock_before.map(|c| c[0].get()))
         .bind(mv.clock_before.map(|c| c[1].get()))
+        .bind(mv.halfmove.map(i64::from))
 }
 
 async fn insert_moves(
@@ -754,7 +762,7 @@ async fn insert_moves(
     for mv in moves {
         let sql = format!(
             "INSERT INTO moves (match_id, {MOVE_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
         );
         bind_move(sqlx::query(&sql).bind(id), mv)
             .execute(&mut **tx)
@@ -1020,6 +1028,7 @@ pub async fn with_history(
                 mv_played_at: Some(played_at),
                 mv_clock_first: clock_first,
                 mv_clock_second: clock_second,
+                mv_halfmove: halfmove,
                 ..
             } => MoveRow {
                 ply,
@@ -1031,6 +1040,7 @@ pub async fn with_history(
                 played_at,
                 clock_first,
                 clock_second,
+                halfmove,
             },
             MatchMoveRow { mv_ply, .. } => return Err(corrupt("moves", mv_ply)),
         };

@@ -4,6 +4,7 @@
 
 use sqlx::AnyConnection;
 
+use super::matches::{prefixed, MOVE_COLUMNS};
 use super::StorageError;
 use crate::matches::{Timestamp, HISTORY_CAP};
 
@@ -64,11 +65,11 @@ pub async fn delete_expired(
     // A fork keeps the moves it read from a deleted parent (those of its
     // last HISTORY_CAP plies), and loses its parent link.
     let keep = format!(
-        "INSERT INTO moves (match_id, ply, seat, side, action, code_before, code_after, \
-         played_at) SELECT f.id, p.ply, p.seat, p.side, p.action, p.code_before, p.code_after, \
-         p.played_at FROM matches f JOIN moves p ON p.match_id = f.parent_id \
+        "INSERT INTO moves (match_id, {MOVE_COLUMNS}) SELECT f.id, {} \
+         FROM matches f JOIN moves p ON p.match_id = f.parent_id \
          WHERE f.parent_id IN ({list}) AND p.ply > f.shares_from AND p.ply <= f.shares_upto \
          AND p.ply > f.ply - ${cap}",
+        prefixed("p", MOVE_COLUMNS),
         cap = doomed.len() + 1
     );
     let orphan = format!(

@@ -89,6 +89,9 @@ pub struct CreateRequest {
     pub size: Option<u8>,
     /// A state code to start from instead of the start position.
     pub from: Option<String>,
+    /// Or a position in one of the game's import formats, the body `POST
+    /// /v1/{game}/import` takes (a xiangqi FEN keeps its counters).
+    pub import: Option<Box<RawValue>>,
     /// `duel` or `solo`; duel for two-player games, solo otherwise.
     pub mode: Option<ModeName>,
     /// The creator's seat in a duel; the side to move by default.

@@ -158,7 +158,7 @@ pub struct FieldMembers {
 #[derive(Debug, Serialize)]
 pub struct FaultMembers {
     /// The member (or path segment) holding the code or text.
-    pub field: &'static str,
+    pub field: String,
     /// The rule broken, in kebab case.
     pub reason: &'static str,
     /// Where.

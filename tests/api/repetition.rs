@@ -1,10 +1,13 @@
 //! Xiangqi's repetition rules and move limit in persisted matches, on
 //! SQLite and PostgreSQL: the cases of the rules crate's
-//! `tests/data/xiangqi_repetition.txt` (Fairy-Stockfish's verdicts) played
-//! through solo matches, a move-limit draw longer than the 100 kept moves,
-//! and a takeback out of a repetition.
+//! `tests/data/xiangqi_repetition.txt` (Fairy-Stockfish's verdicts), every
+//! one played through a solo match (started from a code, or from the case's
+//! FEN with its counters), a move-limit draw longer than the 100 kept moves, a
+//! takeback out of a repetition, and the FEN counters a match keeps, shows
+//! and restores.
 
-use qipan_rules::xiangqi::{Fen, History};
+use qipan_rules::xiangqi::{Fen, History, Side};
+use qipan_rules::Status;
 use serde_json::{json, Value};
 
 use crate::db::{on_both_backends, spawn_match_app, Backend};
@@ -61,28 +64,37 @@ fn halfmove(fen: &str) -> u32 {
         .map_or(0, |c| c.parse().expect("a halfmove clock"))
 }
 
-/// Every case that ends in a verdict on its last move and starts at a
-/// halfmove clock of 0 (where a match made from a code starts).
-fn match_cases() -> Vec<Case> {
-    cases()
-        .into_iter()
-        .filter(|case| case.expected.0 != "ongoing" && halfmove(&case.fen) == 0 && ends_last(case))
-        .collect()
-}
-
-/// Whether the case's game goes on until its last move: some cases carry
-/// on past a verdict (the reference judges the final position alone), and
-/// a match refuses moves after its end.
-fn ends_last(case: &Case) -> bool {
+/// Where the rules end a case's game before its last move, if they do:
+/// the number of moves played then (0 when the FEN's clock alone ends it)
+/// and the verdict. Some cases carry on past a verdict (the reference
+/// judges the final position alone), and a match refuses moves after its
+/// end.
+fn early_end(case: &Case) -> Option<(usize, (String, Option<String>, Option<String>))> {
     let fen: Fen = case.fen.parse().expect("a FEN");
     let mut history = History::from(fen);
     for (i, mv) in case.moves.iter().enumerate() {
-        if i > 0 && !history.verdict().is_ongoing() {
-            return false;
+        let verdict = history.verdict();
+        if !verdict.is_ongoing() {
+            return Some((i, shown(verdict)));
         }
         history.push(mv.parse().expect("ICCS")).expect("legal");
     }
-    true
+    None
+}
+
+/// A rules verdict as a match view shows it.
+fn shown(verdict: Status<Side>) -> (String, Option<String>, Option<String>) {
+    let side = |s: Side| Some(s.as_str().to_owned());
+    match verdict {
+        Status::Ongoing => ("ongoing".to_owned(), None, None),
+        Status::Won { winner, reason } => (
+            "won".to_owned(),
+            side(winner),
+            Some(reason.as_str().to_owned()),
+        ),
+        Status::Drawn { reason } => ("drawn".to_owned(), None, Some(reason.as_str().to_owned())),
+        Status::Over { reason } => ("over".to_owned(), None, Some(reason.as_str().to_owned())),
+    }
 }
 
 /// The code of a FEN, through the import endpoint.
@@ -104,12 +116,25 @@ pub(crate) async fn code_of(app: &TestApp, fen: &str) -> String {
 
 /// A solo xiangqi match from `code`: (id, token).
 async fn solo(app: &TestApp, code: &str) -> (String, String) {
-    let res = app
-        .post_json(
-            "/v1/matches",
-            &json!({ "game": "xiangqi", "mode": "solo", "from": code }),
-        )
-        .await;
+    create(
+        app,
+        json!({ "game": "xiangqi", "mode": "solo", "from": code }),
+    )
+    .await
+}
+
+/// A solo xiangqi match from a FEN, counters and all: (id, token).
+async fn solo_from_fen(app: &TestApp, fen: &str) -> (String, String) {
+    let import = json!({ "format": "fen", "text": fen });
+    create(
+        app,
+        json!({ "game": "xiangqi", "mode": "solo", "import": import }),
+    )
+    .await
+}
+
+async fn create(app: &TestApp, body: Value) -> (String, String) {
+    let res = app.post_json("/v1/matches", &body).await;
     assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
     let v = res.json();
     (
@@ -155,19 +180,35 @@ pub(crate) fn status(v: &Value) -> (String, Option<String>, Option<String>) {
 }
 
 on_both_backends!(
-    every_verdict_case_ends_a_match_as_the_reference_does,
+    every_case_of_the_data_file_goes_through_a_match,
     a_move_limit_draw_is_kept_past_the_100_kept_moves,
     a_takeback_leaves_a_repetition_and_the_line_follows,
+    a_match_from_a_fen_keeps_its_counters,
+    a_takeback_across_a_capture_past_the_kept_moves_lets_play_go_on,
 );
 
-async fn every_verdict_case_ends_a_match_as_the_reference_does(backend: Backend) {
+/// Every case of the data file through a match. A case whose verdict
+/// falls on its last move (or never) must end as the reference says; one
+/// that the rules end earlier is played up to there, must end there as the
+/// rules crate's history says, and refuses the next move.
+async fn every_case_of_the_data_file_goes_through_a_match(backend: Backend) {
     let Some(app) = spawn_match_app(backend).await else {
         return;
     };
-    let sample = match_cases();
-    assert!(sample.len() >= 800, "{} cases", sample.len());
-    let groups: std::collections::BTreeSet<&str> =
-        sample.iter().map(|c| c.group.as_str()).collect();
+    let all = cases();
+    let judged_last = all
+        .iter()
+        .filter(|c| c.expected.0 != "ongoing" && early_end(c).is_none())
+        .count();
+    assert!(judged_last >= 1100, "{judged_last} cases");
+    assert!(
+        all.iter()
+            .filter(|c| halfmove(&c.fen) > 0 && early_end(c).is_none())
+            .count()
+            >= 300,
+        "cases that start at a nonzero halfmove clock"
+    );
+    let groups: std::collections::BTreeSet<&str> = all.iter().map(|c| c.group.as_str()).collect();
     for reason in [
         "perpetual-check",
         "perpetual-chase",
@@ -179,21 +220,52 @@ async fn every_verdict_case_ends_a_match_as_the_reference_does(backend: Backend)
             "{reason} among the cases"
         );
     }
-    for case in &sample {
+    for case in &all {
         let at = format!("{DATA}:{} ({})", case.line, case.group);
-        let code = code_of(&app, &case.fen).await;
-        let (id, token) = solo(&app, &code).await;
+        // A match made from a code starts at a halfmove clock of 0; one
+        // made from the FEN starts at the FEN's.
+        let (id, token) = if halfmove(&case.fen) == 0 && case.line % 2 == 0 {
+            solo(&app, &code_of(&app, &case.fen).await).await
+        } else {
+            solo_from_fen(&app, &case.fen).await
+        };
+        let (played, expected) = match early_end(case) {
+            Some((k, verdict)) => (k, verdict),
+            None => (case.moves.len(), case.expected.clone()),
+        };
         // All but the last move in one batch, then the last one: the
         // verdict falls on a line read back from the match row.
-        let (last, before) = case.moves.split_last().expect("a case has moves");
-        if !before.is_empty() {
-            let v = play(&app, &id, &token, before).await;
-            assert_eq!(status(&v).0, "ongoing", "{at}: before the last move");
+        match case.moves[..played].split_last() {
+            None => {
+                let v = app.get(&format!("/v1/matches/{id}")).await.json();
+                assert_eq!(status(&v), expected, "{at}: at creation");
+            }
+            Some((last, before)) => {
+                if !before.is_empty() {
+                    let v = play(&app, &id, &token, before).await;
+                    assert_eq!(status(&v).0, "ongoing", "{at}: before the last move");
+                }
+                let v = play(&app, &id, &token, std::slice::from_ref(last)).await;
+                assert_eq!(status(&v), expected, "{at}");
+                let read = app.get(&format!("/v1/matches/{id}")).await.json();
+                assert_eq!(status(&read), expected, "{at}: read back");
+            }
         }
-        let v = play(&app, &id, &token, std::slice::from_ref(last)).await;
-        assert_eq!(status(&v), case.expected, "{at}");
-        let events = app.get(&format!("/v1/matches/{id}")).await.json();
-        assert_eq!(status(&events), case.expected, "{at}: read back");
+        if let Some(next) = case.moves.get(played) {
+            let auth = format!("Bearer {token}");
+            let res = app
+                .request(
+                    reqwest::Method::POST,
+                    &format!("/v1/matches/{id}/play"),
+                    &[
+                        ("content-type", "application/json"),
+                        ("authorization", &auth),
+                    ],
+                    Some(json!({ "actions": [next] }).to_string().into_bytes()),
+                )
+                .await;
+            res.problem(409, "game-over");
+        }
     }
 }
 
@@ -301,4 +373,183 @@ async fn a_takeback_leaves_a_repetition_and_the_line_follows(backend: Backend) {
     assert_eq!(p["index"], 8, "{p}");
     let v = play(&app, &id, &token, &twice).await;
     assert_eq!(status(&v), drawn);
+}
+
+/// The halfmove clock and fullmove number a view's `fen` ends with.
+fn counters(view: &Value) -> (u32, u32) {
+    let fen = view["state"]["fen"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a fen: {view}"));
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let [.., clock, number] = fields[..] else {
+        panic!("{fen}: no counters");
+    };
+    (
+        clock.parse().expect("a halfmove clock"),
+        number.parse().expect("a fullmove number"),
+    )
+}
+
+async fn a_match_from_a_fen_keeps_its_counters(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 37 20";
+    let (id, token) = solo_from_fen(&app, fen).await;
+    let v = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(v["state"]["fen"], fen, "{v}");
+    assert_eq!(v["state"]["history"], json!({ "fen": fen, "moves": [] }));
+    assert_eq!(status(&v).0, "ongoing");
+
+    // Each move counts; black's completes a move; a capture resets the
+    // clock and starts the line there.
+    let mut seen = Vec::new();
+    for mv in ["h2e2", "h9g7", "e2e6", "b9c7"] {
+        let v = play(&app, &id, &token, &[mv.to_owned()]).await;
+        seen.push(counters(&v));
+    }
+    assert_eq!(seen, [(38, 20), (39, 21), (0, 21), (1, 22)]);
+    let v = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(v["state"]["history"]["moves"], json!(["e2e6", "b9c7"]));
+    assert_eq!(
+        v["state"]["history"]["fen"],
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 39 21"
+    );
+
+    // Takebacks: inside the line, then across the capture (rebuilt from
+    // the kept moves, which start at the FEN's clock).
+    let mut back = Vec::new();
+    for _ in 0..4 {
+        back.push(counters(&post(&app, &id, &token, "undo", None).await));
+    }
+    assert_eq!(back, [(0, 21), (39, 21), (38, 20), (37, 20)]);
+
+    // The FEN taken out of the match goes into the stateless API with its
+    // counters: the import answers the line to send with the next play.
+    let v = play(&app, &id, &token, &["h2e2".to_owned()]).await;
+    let out = v["state"]["fen"].as_str().expect("fen").to_owned();
+    assert!(out.ends_with(" b - - 38 20"), "{out}");
+    let imported = app
+        .post_json(
+            "/v1/xiangqi/import",
+            &json!({ "format": "fen", "text": out }),
+        )
+        .await;
+    assert_eq!(imported.status, 200);
+    let imported = imported.json();
+    assert_eq!(imported["fen"], out.as_str());
+    assert_eq!(imported["history"], json!({ "fen": out, "moves": [] }));
+    let code = imported["code"].as_str().expect("code");
+    let res = app
+        .post_json(
+            &format!("/v1/xiangqi/{code}/play"),
+            &json!({ "actions": ["h9g7"], "history": imported["history"] }),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    let next = res.json();
+    assert!(
+        next["fen"].as_str().expect("fen").ends_with(" w - - 39 21"),
+        "{next}"
+    );
+
+    // `from` and `import` are two starts: one at a time.
+    let res = app
+        .post_json(
+            "/v1/matches",
+            &json!({ "game": "xiangqi", "from": code, "import": { "format": "fen", "text": fen } }),
+        )
+        .await;
+    let p = res.problem(400, "invalid-field");
+    assert_eq!(p["field"], "import", "{p}");
+    let res = app
+        .post_json(
+            "/v1/matches",
+            &json!({ "game": "xiangqi", "variant": "standard", "import": { "format": "fen", "text": fen } }),
+        )
+        .await;
+    let p = res.problem(400, "invalid-field");
+    assert_eq!(p["field"], "import", "{p}");
+    // A bad FEN is named as the import endpoint names it.
+    let res = app
+        .post_json(
+            "/v1/matches",
+            &json!({ "game": "xiangqi", "import": { "format": "fen", "text": "rnbakabnr/9 w" } }),
+        )
+        .await;
+    assert_eq!(res.status, 400, "{}", String::from_utf8_lossy(&res.body));
+
+    // A FEN whose clock has run out is a draw from the start, as the
+    // reference judges it.
+    let spent = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 120 70";
+    let want = History::from(spent.parse::<Fen>().expect("a FEN")).verdict();
+    assert!(!want.is_ongoing(), "the move limit has passed: {want:?}");
+    let (id, _) = solo_from_fen(&app, spent).await;
+    let v = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(
+        status(&v),
+        ("drawn".to_owned(), None, Some("move-limit".to_owned()))
+    );
+}
+
+/// The longest move-limit case that runs past the kept history, played
+/// to 10 moves before its end; then a capture is made and taken back. The
+/// stretch without capture began before the oldest of the 100 kept moves,
+/// so the rebuilt line cannot see the checks that extended the move limit:
+/// play must go on (a line that counted the whole clock without those
+/// checks would draw at once), and the case's moves before its last are
+/// still played.
+async fn a_takeback_across_a_capture_past_the_kept_moves_lets_play_go_on(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let case = cases()
+        .into_iter()
+        .filter(|c| c.moves.len() > 115 && c.expected.2.as_deref() == Some("move-limit"))
+        .filter(|c| capture_at(c).is_some())
+        .max_by_key(|c| c.moves.len())
+        .expect("a long move-limit case with a capture available near its end");
+    let (capture, clock) = capture_at(&case).expect("checked above");
+    let at = format!("{DATA}:{}", case.line);
+    let (head, tail) = case.moves.split_at(case.moves.len() - 10);
+    let (id, token) = solo_from_fen(&app, &case.fen).await;
+    let v = play(&app, &id, &token, head).await;
+    assert_eq!(status(&v).0, "ongoing", "{at}");
+    assert_eq!(counters(&v).0, clock, "{at}");
+    let v = play(&app, &id, &token, std::slice::from_ref(&capture)).await;
+    assert_eq!(counters(&v).0, 0, "{at}: {capture} captures");
+    let v = post(&app, &id, &token, "undo", None).await;
+    assert_eq!(status(&v).0, "ongoing", "{at}: after the takeback");
+    assert_eq!(v["ply"], head.len(), "{at}");
+    let (_, rest) = tail.split_last().expect("ten moves");
+    for mv in rest {
+        let v = play(&app, &id, &token, std::slice::from_ref(mv)).await;
+        assert_eq!(status(&v).0, "ongoing", "{at}: {mv}");
+    }
+}
+
+/// A capture that can be played 10 moves before the end of `case` after a
+/// stretch without capture longer than the kept history, and the halfmove
+/// clock there.
+fn capture_at(case: &Case) -> Option<(String, u32)> {
+    let fen: Fen = case.fen.parse().expect("a FEN");
+    let mut history = History::from(fen);
+    for mv in &case.moves[..case.moves.len() - 10] {
+        history.push(mv.parse().expect("ICCS")).expect("legal");
+    }
+    let clock = history.counters().halfmove_clock;
+    if clock <= 100 {
+        return None;
+    }
+    let position = history.position().clone();
+    position
+        .legal_actions()
+        .into_iter()
+        .find(|m| {
+            position.piece_at(m.to).is_some() && {
+                let mut after = history.clone();
+                after.push(*m).is_ok() && after.verdict().is_ongoing()
+            }
+        })
+        .map(|m| (m.to_string(), clock))
 }
