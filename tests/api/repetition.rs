@@ -15,6 +15,9 @@ use crate::helpers::TestApp;
 
 pub(crate) const DATA: &str = "crates/rules/tests/data/xiangqi_repetition.txt";
 
+/// A status as a view shows it: `state`, `winner`, `reason`.
+pub(crate) type Verdict = (String, Option<String>, Option<String>);
+
 /// One case of the data file.
 pub(crate) struct Case {
     pub(crate) line: usize,
@@ -22,7 +25,7 @@ pub(crate) struct Case {
     pub(crate) fen: String,
     pub(crate) moves: Vec<String>,
     /// `state`, `winner`, `reason` as a match view shows them.
-    pub(crate) expected: (String, Option<String>, Option<String>),
+    pub(crate) expected: Verdict,
 }
 
 pub(crate) fn cases() -> Vec<Case> {
@@ -69,7 +72,7 @@ fn halfmove(fen: &str) -> u32 {
 /// and the verdict. Some cases carry on past a verdict (the reference
 /// judges the final position alone), and a match refuses moves after its
 /// end.
-fn early_end(case: &Case) -> Option<(usize, (String, Option<String>, Option<String>))> {
+fn early_end(case: &Case) -> Option<(usize, Verdict)> {
     let fen: Fen = case.fen.parse().expect("a FEN");
     let mut history = History::from(fen);
     for (i, mv) in case.moves.iter().enumerate() {
@@ -83,7 +86,7 @@ fn early_end(case: &Case) -> Option<(usize, (String, Option<String>, Option<Stri
 }
 
 /// A rules verdict as a match view shows it.
-fn shown(verdict: Status<Side>) -> (String, Option<String>, Option<String>) {
+fn shown(verdict: Status<Side>) -> Verdict {
     let side = |s: Side| Some(s.as_str().to_owned());
     match verdict {
         Status::Ongoing => ("ongoing".to_owned(), None, None),
@@ -169,7 +172,7 @@ async fn play(app: &TestApp, id: &str, token: &str, moves: &[String]) -> Value {
     post(app, id, token, "play", Some(json!({ "actions": moves }))).await
 }
 
-pub(crate) fn status(v: &Value) -> (String, Option<String>, Option<String>) {
+pub(crate) fn status(v: &Value) -> Verdict {
     let s = &v["status"];
     let text = |k: &str| s[k].as_str().map(str::to_owned);
     (
