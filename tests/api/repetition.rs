@@ -11,7 +11,7 @@ use qipan_rules::Status;
 use serde_json::{json, Value};
 
 use crate::db::{on_both_backends, spawn_match_app, Backend};
-use crate::helpers::TestApp;
+use crate::helpers::{TestApp, TestResponse};
 
 pub(crate) const DATA: &str = "crates/rules/tests/data/xiangqi_repetition.txt";
 
@@ -146,19 +146,29 @@ async fn create(app: &TestApp, body: Value) -> (String, String) {
     )
 }
 
-async fn post(app: &TestApp, id: &str, token: &str, what: &str, body: Option<Value>) -> Value {
+/// `POST /v1/matches/{id}/{what}` with the seat's token, answered as it is.
+async fn send(
+    app: &TestApp,
+    id: &str,
+    token: &str,
+    what: &str,
+    body: Option<Value>,
+) -> TestResponse {
     let auth = format!("Bearer {token}");
-    let res = app
-        .request(
-            reqwest::Method::POST,
-            &format!("/v1/matches/{id}/{what}"),
-            &[
-                ("content-type", "application/json"),
-                ("authorization", &auth),
-            ],
-            body.map(|b| b.to_string().into_bytes()),
-        )
-        .await;
+    app.request(
+        reqwest::Method::POST,
+        &format!("/v1/matches/{id}/{what}"),
+        &[
+            ("content-type", "application/json"),
+            ("authorization", &auth),
+        ],
+        body.map(|b| b.to_string().into_bytes()),
+    )
+    .await
+}
+
+async fn post(app: &TestApp, id: &str, token: &str, what: &str, body: Option<Value>) -> Value {
+    let res = send(app, id, token, what, body).await;
     assert_eq!(
         res.status,
         200,
@@ -255,18 +265,14 @@ async fn every_case_of_the_data_file_goes_through_a_match(backend: Backend) {
             }
         }
         if let Some(next) = case.moves.get(played) {
-            let auth = format!("Bearer {token}");
-            let res = app
-                .request(
-                    reqwest::Method::POST,
-                    &format!("/v1/matches/{id}/play"),
-                    &[
-                        ("content-type", "application/json"),
-                        ("authorization", &auth),
-                    ],
-                    Some(json!({ "actions": [next] }).to_string().into_bytes()),
-                )
-                .await;
+            let res = send(
+                &app,
+                &id,
+                &token,
+                "play",
+                Some(json!({ "actions": [next] })),
+            )
+            .await;
             res.problem(409, "game-over");
         }
     }
@@ -328,18 +334,14 @@ async fn a_takeback_leaves_a_repetition_and_the_line_follows(backend: Backend) {
     assert_eq!(v["ply"], 11);
 
     // A move after the end is refused as after a mate.
-    let auth = format!("Bearer {token}");
-    let res = app
-        .request(
-            reqwest::Method::POST,
-            &format!("/v1/matches/{id}/play"),
-            &[
-                ("content-type", "application/json"),
-                ("authorization", &auth),
-            ],
-            Some(json!({ "actions": ["a0a1"] }).to_string().into_bytes()),
-        )
-        .await;
+    let res = send(
+        &app,
+        &id,
+        &token,
+        "play",
+        Some(json!({ "actions": ["a0a1"] })),
+    )
+    .await;
     assert_eq!(res.status, 409, "{}", String::from_utf8_lossy(&res.body));
 
     // Undo: play goes on, and the same move draws again.
@@ -361,17 +363,7 @@ async fn a_takeback_leaves_a_repetition_and_the_line_follows(backend: Backend) {
     // Within one batch a move after the repetition is refused whole.
     let mut three = twice.clone();
     three.push("b9c7".to_owned());
-    let res = app
-        .request(
-            reqwest::Method::POST,
-            &format!("/v1/matches/{id}/play"),
-            &[
-                ("content-type", "application/json"),
-                ("authorization", &auth),
-            ],
-            Some(json!({ "actions": three }).to_string().into_bytes()),
-        )
-        .await;
+    let res = send(&app, &id, &token, "play", Some(json!({ "actions": three }))).await;
     let p = res.problem(409, "game-over");
     assert_eq!(p["index"], 8, "{p}");
     let v = play(&app, &id, &token, &twice).await;
