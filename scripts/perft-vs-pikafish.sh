@@ -15,8 +15,13 @@
 #   CALLGRIND=1 bash scripts/perft-vs-pikafish.sh   # also instruction counts
 #
 # PIKAFISH names a Pikafish binary whose `go perft` runs without a network
-# file (perft evaluates nothing); this repository does not carry Pikafish
-# or a way to build it. Not part of the tests or CI.
+# file (perft evaluates nothing): scripts/build-pikafish.sh builds one under
+# /tmp from a clone of the Pikafish repository (its code is not kept here):
+#
+#   PIKAFISH=$(bash scripts/build-pikafish.sh PIKAFISH_GIT | tail -n 1) \
+#       bash scripts/perft-vs-pikafish.sh
+#
+# Not part of the tests or CI.
 #
 # Environment (defaults):
 #   PIKAFISH      the Pikafish binary (required)
