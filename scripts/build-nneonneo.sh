@@ -11,8 +11,11 @@
 # The argument (or NNEONNEO_GIT) is a git directory holding nneonneo/2048-ai:
 # a bare clone (`git clone --bare` of the nneonneo/2048-ai repository) or
 # the .git of a working copy. The script extracts the commit REV of it into
-# OUT/src with `git archive`, builds OUT/driver, and prints the driver's
-# path last, so that
+# OUT/src with `git archive`, builds OUT/driver (their engine compiled into
+# the driver, execute_move inlined: the form to compare with) and
+# OUT/driver-linked (their 2048.cpp compiled apart and execute_move called
+# through its exported symbol, as a program using their engine as a library
+# does), and prints the first's path last, so that
 #
 #   THEIRS=$(bash scripts/build-nneonneo.sh DIR | tail -n 1) bash scripts/slide-vs-nneonneo.sh
 #
@@ -58,5 +61,8 @@ if [[ $NATIVE == 1 ]]; then
     flags+=(-march=native)
 fi
 "$CXX" "${flags[@]}" -I "$OUT/src" -o "$OUT/driver" scripts/nneonneo-driver.cpp
-echo "nneonneo/2048-ai $commit, $CXX ${flags[*]}" >&2
+"$CXX" "${flags[@]}" -Dmain=nneonneo_main -c -o "$OUT/2048.o" "$OUT/src/2048.cpp"
+"$CXX" "${flags[@]}" -DNNEONNEO_LINKED -I "$OUT/src" -o "$OUT/driver-linked" \
+    scripts/nneonneo-driver.cpp "$OUT/2048.o"
+echo "nneonneo/2048-ai $commit, $CXX ${flags[*]}: $OUT/driver, $OUT/driver-linked" >&2
 echo "$OUT/driver"

@@ -16,11 +16,15 @@
 //
 // Their engine is compiled into this file (`#include "2048.cpp"`, their
 // `main` renamed), so that execute_move inlines with the direction known,
-// as it does in their own search: the strongest form of their slide there
-// is. Their engine has no no-op check; every caller of execute_move in their
-// code compares the result with the board, and so does each workload here,
-// as slide_bench's `None` arm does for ours. Neither does it have a score;
-// slide_bench's `tight` does not ask ours for one either.
+// as it can in their own search: the strongest form of their slide there
+// is, and the one to compare with. Built with NNEONNEO_LINKED, the file
+// instead calls execute_move through the symbol their 2048.cpp exports,
+// compiled on its own, as a program linking their engine as a library does
+// (a call and a switch on the direction per move). Their engine has no
+// no-op check; every caller of execute_move in their code compares the
+// result with the board, and so does each workload here, as slide_bench's
+// `None` arm does for ours. Neither does it have a score; slide_bench's
+// `tight` does not ask ours for one either.
 //
 // scripts/build-nneonneo.sh extracts their source and builds this file
 // against it; their code is not part of this repository.
@@ -32,9 +36,13 @@
 #include <cstdlib>
 #include <vector>
 
+#ifdef NNEONNEO_LINKED
+#include "2048.h"
+#else
 #define main nneonneo_main
 #include "2048.cpp"
 #undef main
+#endif
 
 namespace {
 

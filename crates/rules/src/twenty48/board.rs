@@ -12,16 +12,16 @@
 //! without looking at its tiles when they add up to less than 65536, a sum
 //! slides keep (see `Position`). A *line* is the 16 bits of one row, or of
 //! one column with row `k` in nibble `k`; a line slides towards nibble 0
-//! (left, up) or nibble 3 (right, down). Three tables indexed by the line
-//! (896 KiB together, computed by the compiler) give:
+//! (left, up) or nibble 3 (right, down). Four tables indexed by the line
+//! (1.4 MiB together, computed by the compiler) give:
 //!
 //! - `rows`: the XOR of the line and the line slid towards nibble 0, and
 //!   the same towards nibble 3, two `u16` side by side (so that a
 //!   horizontal move's lookups are as dense in the cache as they can be,
 //!   and the two directions of one row share a cache line);
-//! - `columns`: the same two deltas spread to the column layout, nibble `k`
-//!   of the first at bit `16k` and of the second at bit `16k + 8`, so a
-//!   vertical move needs no transposition of the board ([`slide_columns`]);
+//! - `up`, `down`: the same two deltas spread to the column layout, nibble
+//!   `k` at bit `16k`, so that a vertical move needs no transposition of
+//!   the board and but a shift and an XOR a column;
 //! - `quarters`: a quarter of what the line's merges gain, the same both
 //!   ways (a run of `k` equal tiles makes `⌊k/2⌋` merges whichever end it is
 //!   merged from).
@@ -74,17 +74,18 @@ const NIBBLE_LOW_THREE: u64 = 0x7777_7777_7777_7777;
 /// The top bit of every nibble.
 const NIBBLE_TOP_BITS: u64 = 0x8888_8888_8888_8888;
 
-/// The nibble tables (896 KiB), see the module documentation.
+/// The nibble tables (1.4 MiB), see the module documentation.
 pub(crate) struct Tables {
     /// For every line, the XOR of the line and the line slid towards
     /// nibble 0, then the same towards nibble 3: the two deltas of a row
     /// side by side, so that the four slides of a board find both in one
     /// cache line.
     rows: [[u16; 2]; LINES],
-    /// The same two deltas spread to the column layout: nibble `k` of the
-    /// first at bit `16k`, of the second at bit `16k + 8` (see
-    /// [`slide_columns`] for why 8).
-    columns: [u64; LINES],
+    /// The first delta spread to the column layout: nibble `k` at bit
+    /// `16k`.
+    up: [u64; LINES],
+    /// The second delta spread alike.
+    down: [u64; LINES],
     /// A quarter of what the line's merges gain, the same whichever the
     /// direction. Every gain is a multiple of 4, and without a merge that
     /// makes 2^16 a line gains at most 2^15 + 2^15, so a quarter fits.
@@ -218,12 +219,15 @@ const fn spread(line: u32) -> u64 {
 }
 
 impl Tables {
+    const ZERO: Tables = Tables {
+        rows: [[0; 2]; LINES],
+        up: [0; LINES],
+        down: [0; LINES],
+        quarters: [0; LINES],
+    };
+
     const fn build() -> Tables {
-        let mut t = Tables {
-            rows: [[0; 2]; LINES],
-            columns: [0; LINES],
-            quarters: [0; LINES],
-        };
+        let mut t = Tables::ZERO;
         // The left delta and the gain of every line, from the wide slide.
         // A line whose merge would make 2^16 has two 2^15s, which the nibble
         // path never looks up (see `Board::slide`); its entries stay 0.
@@ -243,7 +247,8 @@ impl Tables {
             let left = t.rows[line][0] as u32;
             let right = reverse_line(t.rows[reverse_line(line as u32) as usize][0] as u32);
             t.rows[line][1] = right as u16;
-            t.columns[line] = spread(left) | (spread(right) << 8);
+            t.up[line] = spread(left);
+            t.down[line] = spread(right);
             line += 1;
         }
         t
@@ -300,26 +305,11 @@ fn slide_rows(b: u64, t: &Tables, right: bool) -> (u64, u32) {
 
 /// Every column towards row 0 (`down` false) or row 3: the new nibbles and
 /// the gain.
-///
-/// Column `c`'s entry holds its up delta in nibble 0 of every 16 bits and
-/// its down delta in nibble 2. Shifting column 1's entry by 4 and column
-/// 3's likewise and merging them with columns 0 and 2 gives two words whose
-/// every 16 bits read `up, up, down, down` for columns 0 and 1, and for
-/// columns 2 and 3; a mask and a shift of 8 then put each direction's four
-/// nibbles in place. Both directions come from the same four lookups, and
-/// either takes eight operations past them.
 #[inline(always)]
 fn slide_columns(b: u64, t: &Tables, down: bool) -> (u64, u32) {
-    const LOW_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
     let lines = [0, 1, 2, 3].map(|c| column(b, c));
-    let e = lines.map(|line| t.columns[line]);
-    let first = e[0] | (e[1] << 4);
-    let second = e[2] | (e[3] << 4);
-    let delta = if down {
-        ((first >> 8) & LOW_BYTES) | (second & !LOW_BYTES)
-    } else {
-        (first & LOW_BYTES) | ((second << 8) & !LOW_BYTES)
-    };
+    let table = if down { &t.down } else { &t.up };
+    let delta = (0..4).fold(0, |acc, c| acc ^ (table[lines[c]] << (4 * c)));
     (b ^ delta, gain(lines, t))
 }
 
@@ -698,10 +688,8 @@ mod tests {
         assert_eq!(t.rows[0xEEEE][0], 0xEEEE ^ 0x00FF);
         assert_eq!(t.rows[0xEEEE][1], 0xEEEE ^ 0xFF00);
         assert_eq!(u32::from(t.quarters[0xEEEE]) * 4, 1 << 16);
-        assert_eq!(
-            t.columns[0xEEEE],
-            spread(0xEEEE ^ 0x00FF) | spread(0xEEEE ^ 0xFF00) << 8
-        );
+        assert_eq!(t.up[0xEEEE], spread(0xEEEE ^ 0x00FF));
+        assert_eq!(t.down[0xEEEE], spread(0xEEEE ^ 0xFF00));
         // Cells 0–3 hold 2, 2, 1, 1 (tiles 4, 4, 2, 2): 8, 4, 0, 0 or 0, 0,
         // 8, 4.
         assert_eq!(t.rows[0x1122][0], 0x1122 ^ 0x0023);
@@ -712,8 +700,8 @@ mod tests {
         assert_eq!(t.rows[0xF0E0][1], 0xF0E0 ^ 0xFE00);
         assert_eq!(t.quarters[0xF0E0], 0);
         assert_eq!(
-            (t.rows[0xFEDC][0], t.rows[0xFEDC][1], t.columns[0xFEDC]),
-            (0, 0, 0)
+            (t.rows[0xFEDC], t.up[0xFEDC], t.down[0xFEDC]),
+            ([0, 0], 0, 0)
         );
         // Two 2^15s would make 2^16, which the nibble path leaves alone.
         assert_eq!(
@@ -734,8 +722,8 @@ mod tests {
             if made(left).into_iter().chain(made(right)).any(|m| m > 15) {
                 // Two 2^15s: never looked up.
                 assert_eq!(
-                    (t.rows[i][0], t.rows[i][1], t.quarters[i], t.columns[i]),
-                    (0, 0, 0, 0)
+                    (t.rows[i], t.quarters[i], t.up[i], t.down[i]),
+                    ([0, 0], 0, 0, 0)
                 );
                 continue;
             }
@@ -743,8 +731,8 @@ mod tests {
             let right_delta = line ^ narrow_row(right & ROW_MASK);
             assert_eq!(u32::from(t.rows[i][0]), left_delta, "{line:04x}");
             assert_eq!(u32::from(t.rows[i][1]), right_delta, "{line:04x}");
-            let columns = spread(left_delta) | (spread(right_delta) << 8);
-            assert_eq!(t.columns[i], columns, "{line:04x}");
+            assert_eq!(t.up[i], spread(left_delta), "{line:04x}");
+            assert_eq!(t.down[i], spread(right_delta), "{line:04x}");
             assert_eq!(u32::from(t.quarters[i]) * 4, entry_gain(left), "{line:04x}");
         }
     }

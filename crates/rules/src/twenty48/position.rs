@@ -137,19 +137,23 @@ pub struct Position {
 ///   tiles, at most `Σ 2^(e-2)` < 2^20. A merge raises the tiles' worth by
 ///   exactly what it scores, so a slide leaves this alone and needs not add
 ///   up its gain; a spawned 4 adds one;
-/// - bits 40–63: the sum of the tiles' values, at most 16 · 2^17 = 2^21. A
-///   merge keeps it (2^e + 2^e = 2^(e+1)), a spawn adds its tile. While it
-///   is below 2^16 no tile is 65536 or more and no two 32768s can meet, which
-///   is all the nibble path asks (see [`Position::slide`]): one comparison,
-///   where looking at the tiles would take a dozen operations.
+/// - bits 40–63: the sum of the tiles' values, at most 16 · 2^17 = 2^21,
+///   plus 2^23 − 2^16. A merge keeps the sum (2^e + 2^e = 2^(e+1)), a spawn
+///   adds its tile. While it is below 2^16 no tile is 65536 or more and no
+///   two 32768s can meet, which is all the nibble path asks (see
+///   [`Position::slide`]); with the offset, bit 63 is set exactly when the
+///   sum has reached 2^16, so that the word's sign says which path a slide
+///   takes: no operation at all on top of the word the slide copies anyway,
+///   where looking at the tiles would take a dozen.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Extra(u64);
 
 impl Extra {
     const FOURS_SHIFT: u32 = 16;
     const SUM_SHIFT: u32 = 40;
-    /// The least word whose tile sum is 2^16.
-    const SUM_65536: u64 = 1 << (Extra::SUM_SHIFT + 16);
+    /// The offset of the sum: 2^16 + SUM_OFFSET = 2^23, the top bit of its
+    /// 24.
+    const SUM_OFFSET: u32 = (1 << 23) - (1 << 16);
 
     /// The word of a board's fifth bits, `fours` spawned 4s and the tile sum
     /// `sum`.
@@ -158,7 +162,7 @@ impl Extra {
         Extra(
             u64::from(high)
                 | (u64::from(fours) << Extra::FOURS_SHIFT)
-                | (u64::from(sum) << Extra::SUM_SHIFT),
+                | (u64::from(sum + Extra::SUM_OFFSET) << Extra::SUM_SHIFT),
         )
     }
 
@@ -174,13 +178,13 @@ impl Extra {
 
     #[inline(always)]
     fn sum(self) -> u32 {
-        (self.0 >> Extra::SUM_SHIFT) as u32
+        (self.0 >> Extra::SUM_SHIFT) as u32 - Extra::SUM_OFFSET
     }
 
     /// Whether the tiles add up to less than 65536, see [`Extra`].
     #[inline(always)]
     fn below_65536(self) -> bool {
-        self.0 < Extra::SUM_65536
+        (self.0 as i64) >= 0
     }
 }
 
