@@ -114,7 +114,7 @@ pub struct Setup {
 /// generator. Every `Position` is consistent: at least one tile, every tile
 /// 2 … 131072, and a score these tiles can have been built with.
 ///
-/// Three words: the board's nibbles, [`Extra`] (the board's fifth bits, the
+/// Three words: the board's nibbles, `Extra` (the board's fifth bits, the
 /// score in the form slides leave alone, and the sum of the tiles) and the
 /// generator state. A copied struct carries its padding bytes along, and a
 /// chain of slides copies a position at every move, so there is none.
@@ -151,8 +151,8 @@ struct Extra(u64);
 impl Extra {
     const FOURS_SHIFT: u32 = 16;
     const SUM_SHIFT: u32 = 40;
-    /// The offset of the sum: 2^16 + SUM_OFFSET = 2^23, the top bit of its
-    /// 24.
+    /// The offset of the sum: a sum of 2^16 is kept as 2^23, the top bit of
+    /// its 24 (bit 63 of the word).
     const SUM_OFFSET: u32 = (1 << 23) - (1 << 16);
 
     /// The word of a board's fifth bits, `fours` spawned 4s and the tile sum
@@ -166,16 +166,19 @@ impl Extra {
         )
     }
 
+    /// The fifth bits, bit `4r + c` for cell `(r, c)`.
     #[inline(always)]
     fn high(self) -> u32 {
         (self.0 & 0xFFFF) as u32
     }
 
+    /// The spawned 4s inside the tiles.
     #[inline(always)]
     fn fours(self) -> u32 {
         ((self.0 >> Extra::FOURS_SHIFT) & 0xFF_FFFF) as u32
     }
 
+    /// The sum of the tiles' values.
     #[inline(always)]
     fn sum(self) -> u32 {
         (self.0 >> Extra::SUM_SHIFT) as u32 - Extra::SUM_OFFSET
