@@ -20,11 +20,18 @@
 # THEIRS names a program that times nneonneo/2048-ai's execute_move (its
 # tables initialised) on the same workloads: `THEIRS BOARDS PASSES CHAIN`
 # reads the boards file (one board per line, as `slide_bench positions`
-# writes it), and prints `tight <M moves/s> check=<hex>` (the XOR of every
-# board the first tight pass makes, four directions a board) and `chain
-# <M moves/s> final=<hex> restarts=<n>` (slide_bench's chain, restarting
-# after eight moves or a no-op), as `slide_bench run` does. This repository
-# carries neither their code nor a way to build it. The two programs run
+# writes it), and prints `tight <M moves/s> check=<hex>` (the wrapping sum
+# of every board one tight pass makes, four directions a board, the board
+# itself for a move that changes nothing) and `chain <M moves/s>
+# final=<hex> restarts=<n>` (slide_bench's chain, restarting after eight
+# moves or a no-op), as `slide_bench run` does. scripts/build-nneonneo.sh
+# builds such a program, scripts/nneonneo-driver.cpp, from a git directory
+# of their repository, under /tmp (this repository carries none of their
+# code):
+#
+#   THEIRS=$(bash scripts/build-nneonneo.sh DIR | tail -n 1) bash scripts/slide-vs-nneonneo.sh
+#
+# The two programs run
 # alternately, ROUNDS times each, and the medians are compared. With
 # CALLGRIND=1 each program also runs once under valgrind's callgrind, which
 # counts the instructions spent in the timed loops (stable where wall time

@@ -8,17 +8,20 @@
 //!
 //! Nibble path: while no fifth bit is set and at most one tile is 2^15 (so
 //! that no merge can make 2^16, which no nibble holds), a move works on the
-//! nibbles alone, four table lookups a move. A *line* is the 16 bits of one
-//! row, or of one column with row `k` in nibble `k`; a line slides towards
-//! nibble 0 (left, up) or nibble 3 (right, down). Four tables indexed by the
-//! line (896 KiB together, computed by the compiler) give:
+//! nibbles alone, four table lookups a move. A position knows this holds
+//! without looking at its tiles when they add up to less than 65536, a sum
+//! slides keep (see `Position`). A *line* is the 16 bits of one row, or of
+//! one column with row `k` in nibble `k`; a line slides towards nibble 0
+//! (left, up) or nibble 3 (right, down). Four tables indexed by the line
+//! (1.4 MiB together, computed by the compiler) give:
 //!
-//! - `left`, `right`: the XOR of the line and the line slid towards nibble
-//!   0, or towards nibble 3 (`u16`, so that a horizontal move's lookups are
-//!   as dense in the cache as they can be);
-//! - `columns`: the same two deltas spread to the column layout, nibble `k`
-//!   of the first at bit `16k` and of the second at bit `16k + 4`, so a
-//!   vertical move needs no transposition of the board;
+//! - `rows`: the XOR of the line and the line slid towards nibble 0, and
+//!   the same towards nibble 3, two `u16` side by side (so that a
+//!   horizontal move's lookups are as dense in the cache as they can be,
+//!   and the two directions of one row share a cache line);
+//! - `up`, `down`: the same two deltas spread to the column layout, nibble
+//!   `k` at bit `16k`, so that a vertical move needs no transposition of
+//!   the board and but a shift and an XOR a column;
 //! - `quarters`: a quarter of what the line's merges gain, the same both
 //!   ways (a run of `k` equal tiles makes `⌊k/2⌋` merges whichever end it is
 //!   merged from).
@@ -71,15 +74,18 @@ const NIBBLE_LOW_THREE: u64 = 0x7777_7777_7777_7777;
 /// The top bit of every nibble.
 const NIBBLE_TOP_BITS: u64 = 0x8888_8888_8888_8888;
 
-/// The nibble tables (896 KiB), see the module documentation.
+/// The nibble tables (1.4 MiB), see the module documentation.
 pub(crate) struct Tables {
-    /// The XOR of every line and the line slid towards nibble 0.
-    left: [u16; LINES],
-    /// The same towards nibble 3.
-    right: [u16; LINES],
-    /// `left` and `right` spread to the column layout: nibble `k` of the
-    /// first at bit `16k`, of the second at bit `16k + 4`.
-    columns: [u64; LINES],
+    /// For every line, the XOR of the line and the line slid towards
+    /// nibble 0, then the same towards nibble 3: the two deltas of a row
+    /// side by side, so that the four slides of a board find both in one
+    /// cache line.
+    rows: [[u16; 2]; LINES],
+    /// The first delta spread to the column layout: nibble `k` at bit
+    /// `16k`.
+    up: [u64; LINES],
+    /// The second delta spread alike.
+    down: [u64; LINES],
     /// A quarter of what the line's merges gain, the same whichever the
     /// direction. Every gain is a multiple of 4, and without a merge that
     /// makes 2^16 a line gains at most 2^15 + 2^15, so a quarter fits.
@@ -213,13 +219,15 @@ const fn spread(line: u32) -> u64 {
 }
 
 impl Tables {
+    const ZERO: Tables = Tables {
+        rows: [[0; 2]; LINES],
+        up: [0; LINES],
+        down: [0; LINES],
+        quarters: [0; LINES],
+    };
+
     const fn build() -> Tables {
-        let mut t = Tables {
-            left: [0; LINES],
-            right: [0; LINES],
-            columns: [0; LINES],
-            quarters: [0; LINES],
-        };
+        let mut t = Tables::ZERO;
         // The left delta and the gain of every line, from the wide slide.
         // A line whose merge would make 2^16 has two 2^15s, which the nibble
         // path never looks up (see `Board::slide`); its entries stay 0.
@@ -227,7 +235,7 @@ impl Tables {
         while line < LINES {
             let e = slide_row_left(widen_row(line as u32));
             if (e >> 20) & 0x1F <= 15 && (e >> 25) & 0x1F <= 15 {
-                t.left[line] = (line as u32 ^ narrow_row(e & ROW_MASK)) as u16;
+                t.rows[line][0] = (line as u32 ^ narrow_row(e & ROW_MASK)) as u16;
                 t.quarters[line] = (entry_gain(e) / 4) as u16;
             }
             line += 1;
@@ -236,10 +244,11 @@ impl Tables {
         // delta is the reversed line's left delta, reversed.
         line = 0;
         while line < LINES {
-            let left = t.left[line] as u32;
-            let right = reverse_line(t.left[reverse_line(line as u32) as usize] as u32);
-            t.right[line] = right as u16;
-            t.columns[line] = spread(left) | (spread(right) << 4);
+            let left = t.rows[line][0] as u32;
+            let right = reverse_line(t.rows[reverse_line(line as u32) as usize][0] as u32);
+            t.rows[line][1] = right as u16;
+            t.up[line] = spread(left);
+            t.down[line] = spread(right);
             line += 1;
         }
         t
@@ -256,20 +265,21 @@ const fn entry_gain(entry: u32) -> u32 {
 }
 
 /// Column `c` of the nibbles as a 16-bit line, cell `(k, c)` in nibble `k`:
-/// one mask, one multiplication and one shift, where transposing the board
-/// would take a dozen operations and a longer wait.
+/// a shift, a mask, one multiplication and a shift, where transposing the
+/// board would take a dozen operations and a longer wait.
 ///
-/// The column's nibbles sit at bits `16k + 4c`. Multiplying by
-/// `2^(12 - 4c) · (1 + 2^12 + 2^24 + 2^36)` adds copies shifted by
-/// `12 - 4c + 12j`, and the copy of nibble `k` with `j = 3 - k` lands at bit
-/// `48 + 4k`: the line, in order, in the top 16 bits. Each of the other
-/// twelve copies lands on a nibble of its own (`16k - 12j` differs for every
-/// pair `k ≠ j` and from every `4k`), below bit 48 or past bit 63, so no two
-/// overlap and nothing carries into the line.
+/// Shifted down by `4c` and masked, the column's nibbles sit at bits `16k`.
+/// Multiplying by `2^12 · (1 + 2^12 + 2^24 + 2^36)` adds copies of them
+/// shifted by `12 + 12j`, and the copy of nibble `k` with `j = 3 - k` lands
+/// at bit `48 + 4k`: the line, in order, in the top 16 bits. The sixteen
+/// copies land on sixteen different nibbles (`16k + 12j` is different for
+/// every `k, j` in 0–3), so no two overlap and nothing carries; the twelve
+/// others fall below bit 48 or past bit 63. The same two constants serve
+/// every column, which keeps them in registers in a loop over boards.
 #[inline(always)]
 fn column(b: u64, c: u32) -> usize {
-    const GATHER: u64 = 1 | (1 << 12) | (1 << 24) | (1 << 36);
-    ((b & (COLUMN << (4 * c))).wrapping_mul(GATHER << (12 - 4 * c)) >> 48) as usize
+    const GATHER: u64 = (1 | (1 << 12) | (1 << 24) | (1 << 36)) << 12;
+    (((b >> (4 * c)) & COLUMN).wrapping_mul(GATHER) >> 48) as usize
 }
 
 /// What the four lines' merges gain.
@@ -286,8 +296,10 @@ fn gain(lines: [usize; 4], t: &Tables) -> u32 {
 #[inline(always)]
 fn slide_rows(b: u64, t: &Tables, right: bool) -> (u64, u32) {
     let lines = [0, 1, 2, 3].map(|r| ((b >> (16 * r)) & 0xFFFF) as usize);
-    let table = if right { &t.right } else { &t.left };
-    let delta = (0..4).fold(0, |acc, r| acc ^ (u64::from(table[lines[r]]) << (16 * r)));
+    let way = usize::from(right);
+    let delta = (0..4).fold(0, |acc, r| {
+        acc ^ (u64::from(t.rows[lines[r]][way]) << (16 * r))
+    });
     (b ^ delta, gain(lines, t))
 }
 
@@ -296,12 +308,8 @@ fn slide_rows(b: u64, t: &Tables, right: bool) -> (u64, u32) {
 #[inline(always)]
 fn slide_columns(b: u64, t: &Tables, down: bool) -> (u64, u32) {
     let lines = [0, 1, 2, 3].map(|c| column(b, c));
-    let delta = (0..4).fold(0, |acc, c| {
-        // The up delta is in the low nibble of each 16 bits, the down one
-        // in the next.
-        let spread = t.columns[lines[c]] >> if down { 4 } else { 0 };
-        acc ^ ((spread & COLUMN) << (4 * c))
-    });
+    let table = if down { &t.down } else { &t.up };
+    let delta = (0..4).fold(0, |acc, c| acc ^ (table[lines[c]] << (4 * c)));
     (b ^ delta, gain(lines, t))
 }
 
@@ -379,6 +387,15 @@ impl Board {
         (m as u32 & !self.high) as u16
     }
 
+    /// The sum of the tiles' values.
+    pub(crate) fn tile_sum(self) -> u32 {
+        self.exponents()
+            .into_iter()
+            .flatten()
+            .map(|e| if e == 0 { 0 } else { 1 << e })
+            .sum()
+    }
+
     /// How many cells are empty.
     #[inline]
     pub(crate) fn empty_count(self) -> u32 {
@@ -414,23 +431,36 @@ impl Board {
         (fifteens & fifteens.wrapping_sub(1)) | u64::from(self.high) == 0
     }
 
-    /// The nibble path: the board after sliding towards `d` and the score
-    /// gained, for a board that [`Board::nibbles_suffice`] allows.
+    /// The nibble path: the nibbles after sliding towards `d` and the score
+    /// gained, for the nibbles of a board that [`Board::nibbles_suffice`]
+    /// allows (no fifth bit set: the result has none either). A position
+    /// that knows its tiles add up to less than 65536 calls it directly.
     #[inline(always)]
-    fn slide_nibbles(self, d: Direction, t: &Tables) -> (Board, u32) {
-        let (nibbles, gain) = match d {
-            Direction::Up => slide_columns(self.nibbles, t, false),
-            Direction::Down => slide_columns(self.nibbles, t, true),
-            Direction::Left => slide_rows(self.nibbles, t, false),
-            Direction::Right => slide_rows(self.nibbles, t, true),
-        };
-        (Board { nibbles, high: 0 }, gain)
+    pub(crate) fn slide_nibbles(nibbles: u64, d: Direction, t: &Tables) -> (u64, u32) {
+        match d {
+            Direction::Up => slide_columns(nibbles, t, false),
+            Direction::Down => slide_columns(nibbles, t, true),
+            Direction::Left => slide_rows(nibbles, t, false),
+            Direction::Right => slide_rows(nibbles, t, true),
+        }
     }
 
     /// The wide path, for any board.
     fn slide_wide(self, d: Direction) -> (Board, u32) {
         let (wide, gain) = Wide::from_board(self).slide(d, wide_tables());
         (wide.to_board(), gain)
+    }
+
+    /// The board after sliding every tile towards `d` and the score gained,
+    /// the board itself when nothing moves, through the nibble path when
+    /// [`Board::nibbles_suffice`], else the wide path.
+    pub(crate) fn slide_any(self, d: Direction, t: &Tables) -> (Board, u32) {
+        if self.nibbles_suffice() {
+            let (nibbles, gain) = Board::slide_nibbles(self.nibbles, d, t);
+            (Board { nibbles, high: 0 }, gain)
+        } else {
+            self.slide_wide(d)
+        }
     }
 
     /// [`Board::slide`] through the wide path: kept out of line, so that
@@ -450,10 +480,10 @@ impl Board {
         // The lookups come before the look at the board: the nibbles index
         // the tables whatever they hold, and a caller sliding one board
         // several ways then shares the lookups between the slides.
-        let (board, gain) = self.slide_nibbles(d, t);
+        let (nibbles, gain) = Board::slide_nibbles(self.nibbles, d, t);
         if self.nibbles_suffice() {
             // The old nibbles XOR a delta: this is "the delta is not 0".
-            (board.nibbles != self.nibbles).then_some((board, gain))
+            (nibbles != self.nibbles).then_some((Board { nibbles, high: 0 }, gain))
         } else {
             self.slide_wide_changed(d)
         }
@@ -655,29 +685,27 @@ mod tests {
     fn nibble_entries_hold_both_deltas_and_the_gain() {
         let t = tables();
         // 2^14 four times: two 2^15 either way.
-        assert_eq!(t.left[0xEEEE], 0xEEEE ^ 0x00FF);
-        assert_eq!(t.right[0xEEEE], 0xEEEE ^ 0xFF00);
+        assert_eq!(t.rows[0xEEEE][0], 0xEEEE ^ 0x00FF);
+        assert_eq!(t.rows[0xEEEE][1], 0xEEEE ^ 0xFF00);
         assert_eq!(u32::from(t.quarters[0xEEEE]) * 4, 1 << 16);
-        assert_eq!(
-            t.columns[0xEEEE],
-            spread(0xEEEE ^ 0x00FF) | spread(0xEEEE ^ 0xFF00) << 4
-        );
+        assert_eq!(t.up[0xEEEE], spread(0xEEEE ^ 0x00FF));
+        assert_eq!(t.down[0xEEEE], spread(0xEEEE ^ 0xFF00));
         // Cells 0–3 hold 2, 2, 1, 1 (tiles 4, 4, 2, 2): 8, 4, 0, 0 or 0, 0,
         // 8, 4.
-        assert_eq!(t.left[0x1122], 0x1122 ^ 0x0023);
-        assert_eq!(t.right[0x1122], 0x1122 ^ 0x2300);
+        assert_eq!(t.rows[0x1122][0], 0x1122 ^ 0x0023);
+        assert_eq!(t.rows[0x1122][1], 0x1122 ^ 0x2300);
         assert_eq!(t.quarters[0x1122], (4 + 8) / 4);
         // Nothing merges: only the moves towards the empty cells change.
-        assert_eq!(t.left[0xF0E0], 0xF0E0 ^ 0x00FE);
-        assert_eq!(t.right[0xF0E0], 0xF0E0 ^ 0xFE00);
+        assert_eq!(t.rows[0xF0E0][0], 0xF0E0 ^ 0x00FE);
+        assert_eq!(t.rows[0xF0E0][1], 0xF0E0 ^ 0xFE00);
         assert_eq!(t.quarters[0xF0E0], 0);
         assert_eq!(
-            (t.left[0xFEDC], t.right[0xFEDC], t.columns[0xFEDC]),
-            (0, 0, 0)
+            (t.rows[0xFEDC], t.up[0xFEDC], t.down[0xFEDC]),
+            ([0, 0], 0, 0)
         );
         // Two 2^15s would make 2^16, which the nibble path leaves alone.
         assert_eq!(
-            (t.left[0x00FF], t.right[0xF00F], t.quarters[0xFF00]),
+            (t.rows[0x00FF][0], t.rows[0xF00F][1], t.quarters[0xFF00]),
             (0, 0, 0)
         );
     }
@@ -694,17 +722,17 @@ mod tests {
             if made(left).into_iter().chain(made(right)).any(|m| m > 15) {
                 // Two 2^15s: never looked up.
                 assert_eq!(
-                    (t.left[i], t.right[i], t.quarters[i], t.columns[i]),
-                    (0, 0, 0, 0)
+                    (t.rows[i], t.quarters[i], t.up[i], t.down[i]),
+                    ([0, 0], 0, 0, 0)
                 );
                 continue;
             }
             let left_delta = line ^ narrow_row(left & ROW_MASK);
             let right_delta = line ^ narrow_row(right & ROW_MASK);
-            assert_eq!(u32::from(t.left[i]), left_delta, "{line:04x}");
-            assert_eq!(u32::from(t.right[i]), right_delta, "{line:04x}");
-            let columns = spread(left_delta) | (spread(right_delta) << 4);
-            assert_eq!(t.columns[i], columns, "{line:04x}");
+            assert_eq!(u32::from(t.rows[i][0]), left_delta, "{line:04x}");
+            assert_eq!(u32::from(t.rows[i][1]), right_delta, "{line:04x}");
+            assert_eq!(t.up[i], spread(left_delta), "{line:04x}");
+            assert_eq!(t.down[i], spread(right_delta), "{line:04x}");
             assert_eq!(u32::from(t.quarters[i]) * 4, entry_gain(left), "{line:04x}");
         }
     }
@@ -768,7 +796,8 @@ mod tests {
             let changed = (wide != b).then_some((wide, wide_gain));
             prop_assert_eq!(b.slide(d, tables()), changed);
             if b.nibbles_suffice() {
-                prop_assert_eq!(b.slide_nibbles(d, tables()), (wide, wide_gain));
+                let (nibbles, gain) = Board::slide_nibbles(b.nibbles, d, tables());
+                prop_assert_eq!((Board { nibbles, high: 0 }, gain), (wide, wide_gain));
             } else {
                 let fifteens = b.exponents().into_iter().flatten().filter(|&e| e == 15).count();
                 prop_assert!(fifteens >= 2);

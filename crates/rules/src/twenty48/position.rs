@@ -113,22 +113,82 @@ pub struct Setup {
 /// A 2048 position: the 4×4 board, the score and the state of the spawn
 /// generator. Every `Position` is consistent: at least one tile, every tile
 /// 2 … 131072, and a score these tiles can have been built with.
+///
+/// Three words: the board's nibbles, `Extra` (the board's fifth bits, the
+/// score in the form slides leave alone, and the sum of the tiles) and the
+/// generator state. A copied struct carries its padding bytes along, and a
+/// chain of slides copies a position at every move, so there is none.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// The board's nibbles and fifth bits ([`Board::parts`]), kept as two
-    /// fields rather than as a [`Board`] so that a position is three words
-    /// with no padding between them: a copied struct carries its padding
-    /// bytes along, and a chain of slides copies a position at every move.
+    /// The low four bits of every exponent ([`Board::parts`]).
     nibbles: u64,
-    high: u32,
-    /// The score, kept as how far it falls short of what the tiles would
-    /// have scored built from 2s alone (`Σ (e-1)·2^e`, see
-    /// [`score_from_twos`]), in 4s: the number of spawned 4s inside the
-    /// tiles, at most `Σ 2^(e-2)` < 2^20. A merge raises the tiles' worth by
-    /// exactly what it scores, so a slide leaves this alone and needs not
-    /// add up its gain; a spawned 4 adds one.
-    fours: u32,
+    extra: Extra,
     rng: u64,
+}
+
+/// The rest of a position's board and its score, in one word that a slide
+/// on the nibble path copies unchanged:
+///
+/// - bits 0–15: the fifth bit of every exponent ([`Board::parts`]), 0 on
+///   every board the nibble path takes;
+/// - bits 16–39: the score, kept as how far it falls short of what the
+///   tiles would have scored built from 2s alone (`Σ (e-1)·2^e`, see
+///   [`score_from_twos`]), in 4s: the number of spawned 4s inside the
+///   tiles, at most `Σ 2^(e-2)` < 2^20. A merge raises the tiles' worth by
+///   exactly what it scores, so a slide leaves this alone and needs not add
+///   up its gain; a spawned 4 adds one;
+/// - bits 40–63: the sum of the tiles' values, at most 16 · 2^17 = 2^21,
+///   plus 2^23 − 2^16. A merge keeps the sum (2^e + 2^e = 2^(e+1)), a spawn
+///   adds its tile. While it is below 2^16 no tile is 65536 or more and no
+///   two 32768s can meet, which is all the nibble path asks (see
+///   [`Position::slide`]); with the offset, bit 63 is set exactly when the
+///   sum has reached 2^16, so that the word's sign says which path a slide
+///   takes: no operation at all on top of the word the slide copies anyway,
+///   where looking at the tiles would take a dozen.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Extra(u64);
+
+impl Extra {
+    const FOURS_SHIFT: u32 = 16;
+    const SUM_SHIFT: u32 = 40;
+    /// The offset of the sum: a sum of 2^16 is kept as 2^23, the top bit of
+    /// its 24 (bit 63 of the word).
+    const SUM_OFFSET: u32 = (1 << 23) - (1 << 16);
+
+    /// The word of a board's fifth bits, `fours` spawned 4s and the tile sum
+    /// `sum`.
+    #[inline(always)]
+    fn new(high: u32, fours: u32, sum: u32) -> Extra {
+        Extra(
+            u64::from(high)
+                | (u64::from(fours) << Extra::FOURS_SHIFT)
+                | (u64::from(sum + Extra::SUM_OFFSET) << Extra::SUM_SHIFT),
+        )
+    }
+
+    /// The fifth bits, bit `4r + c` for cell `(r, c)`.
+    #[inline(always)]
+    fn high(self) -> u32 {
+        (self.0 & 0xFFFF) as u32
+    }
+
+    /// The spawned 4s inside the tiles.
+    #[inline(always)]
+    fn fours(self) -> u32 {
+        ((self.0 >> Extra::FOURS_SHIFT) & 0xFF_FFFF) as u32
+    }
+
+    /// The sum of the tiles' values.
+    #[inline(always)]
+    fn sum(self) -> u32 {
+        (self.0 >> Extra::SUM_SHIFT) as u32 - Extra::SUM_OFFSET
+    }
+
+    /// Whether the tiles add up to less than 65536, see [`Extra`].
+    #[inline(always)]
+    fn below_65536(self) -> bool {
+        (self.0 as i64) >= 0
+    }
 }
 
 impl fmt::Debug for Position {
@@ -275,18 +335,16 @@ impl Position {
     /// The board's exponents (0 = empty), for the code.
     #[inline(always)]
     pub(crate) fn board(&self) -> Board {
-        Board::from_parts(self.nibbles, self.high)
+        Board::from_parts(self.nibbles, self.extra.high())
     }
 
     /// A position of `board`, `fours` spawned 4s and the generator state
     /// `rng`.
-    #[inline(always)]
     fn with_board(board: Board, fours: u32, rng: u64) -> Position {
         let (nibbles, high) = board.parts();
         Position {
             nibbles,
-            high,
-            fours,
+            extra: Extra::new(high, fours, board.tile_sum()),
             rng,
         }
     }
@@ -310,7 +368,7 @@ impl Position {
     /// [`GridError::ImpossibleScore`]. It is worked out from the tiles and
     /// the spawned 4s (a pass over the 16 cells), not kept as a sum.
     pub fn score(&self) -> u64 {
-        score_from_twos(self.board()) - 4 * u64::from(self.fours)
+        score_from_twos(self.board()) - 4 * u64::from(self.extra.fours())
     }
 
     /// Whether some tile is 2048 or more. Play goes on after a win.
@@ -360,12 +418,41 @@ impl Position {
     // and a caller sliding all four ways shares the loads of the rows.
     #[inline(always)]
     pub fn slide(&self, d: Direction) -> Option<(Position, u64)> {
-        let (board, gain) = self.board().slide(d, tables())?;
-        // The score grows by the gain with the tiles' `Σ (e-1)·2^e`, so the
-        // 4s stay as they are (and a caller that drops the gain does not
-        // wait for it).
-        let next = Position::with_board(board, self.fours, self.rng);
-        Some((next, u64::from(gain)))
+        // The lookups come before the look at the sum: the nibbles index the
+        // tables whatever they hold, and a caller sliding one board several
+        // ways then shares the lookups between the slides.
+        let (nibbles, gain) = Board::slide_nibbles(self.nibbles, d, tables());
+        if !self.extra.below_65536() {
+            let (board, gain) = Position::slide_large(self.board(), d);
+            let (nibbles, high) = board.parts();
+            let next = Position {
+                nibbles,
+                extra: Extra::new(high, self.extra.fours(), self.extra.sum()),
+                rng: self.rng,
+            };
+            return (board != self.board()).then_some((next, u64::from(gain)));
+        }
+        // The tiles add up to less than 65536: the nibble path holds, and
+        // the fifth bits (none), the 4s and the sum stay as they are (the
+        // score grows by the gain with the tiles' `Σ (e-1)·2^e`, so a caller
+        // that drops the gain does not wait for it).
+        let next = Position {
+            nibbles,
+            extra: self.extra,
+            rng: self.rng,
+        };
+        (nibbles != self.nibbles).then_some((next, u64::from(gain)))
+    }
+
+    /// The board and the gain of [`Position::slide`] for tiles that add up
+    /// to 65536 or more, through [`Board::slide_any`]: kept out of line, so
+    /// that what callers inline is the nibble path alone. It takes the board
+    /// rather than the position, which would have to be in memory for its
+    /// address: a caller's position then stays in registers.
+    #[cold]
+    #[inline(never)]
+    fn slide_large(board: Board, d: Direction) -> (Board, u32) {
+        board.slide_any(d, tables())
     }
 
     /// Plays `d`: the tiles slide and merge, then one tile spawns.
@@ -396,8 +483,13 @@ impl Position {
             spawn(slid.board(), &mut rng).ok_or(IllegalMove::NoRoomToSpawn { direction: d })?;
         // A spawned 4 is one more 4 the score did not come from: still at
         // most Σ 2^(e-2) over the tiles, the new one included.
-        let fours = slid.fours + u32::from(spawn.value == 4);
-        let next = Position::with_board(board, fours, rng.0);
+        let fours = slid.extra.fours() + u32::from(spawn.value == 4);
+        let (nibbles, high) = board.parts();
+        let next = Position {
+            nibbles,
+            extra: Extra::new(high, fours, slid.extra.sum() + spawn.value),
+            rng: rng.0,
+        };
         Ok((next, Slide { spawn, gained }))
     }
 
