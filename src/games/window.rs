@@ -13,7 +13,6 @@ use std::fmt;
 
 use qipan_rules::xiangqi::{Counters, Fen, FenError, History, HistoryError, Move, Position};
 use qipan_rules::{AnyPlayer, Reason, Status};
-use serde_json::value::RawValue;
 
 use super::{check_batch, render_judged, steps, Batch, GameError, Judged};
 use crate::wire::state::LineBody;
@@ -241,7 +240,7 @@ pub fn play(
     actions: &[String],
     line: &LineBody,
     base: &str,
-) -> Result<Box<RawValue>, GameError> {
+) -> Result<String, GameError> {
     check_batch(actions)?;
     let window = line.window()?;
     let mut history = window.history().map_err(LineError::from)?;
@@ -290,13 +289,13 @@ pub fn play(
         status: StatusView::of(verdict, AnyPlayer::as_str),
         history: LineBody::of(&Window::of(&history)),
     };
-    render_judged(
+    Ok(render_judged(
         &state,
         &qipan_rules::Game::to_code(&state),
         base,
         trace.as_ref(),
         Some(judged),
-    )
+    ))
 }
 
 /// The verdict of a history, with the winner as the service names

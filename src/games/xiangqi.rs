@@ -10,14 +10,15 @@ use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::{not_taken, standard_only, syntax_location, Fault, GameApi, GameError, StartParam};
+use crate::wire::json::{JsonOut, WriteJson};
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, Description, Shown, StartQuery};
+use crate::wire::{ActionSyntax, Description, StartQuery};
 
 /// One legal move in the view.
 #[derive(Debug, Serialize)]
 pub struct MoveView {
     /// ICCS coordinates, the form `play` takes (`h2e2`).
-    pub action: Shown<Move>,
+    pub action: Iccs,
     /// WXF notation (`C2.5`).
     pub wxf: Inline,
     /// Traditional Chinese notation (`炮二平五`).
@@ -32,6 +33,33 @@ pub struct MoveView {
     pub capture: Option<&'static str>,
 }
 
+crate::json_object!(MoveView {
+    action,
+    wxf,
+    chinese,
+    from,
+    to,
+    piece,
+    capture
+});
+
+/// A move in ICCS (`h2e2`): serde writes its `Display`, [`WriteJson`] the
+/// names of its two points, without the formatting machinery.
+#[derive(Debug)]
+pub struct Iccs(Move);
+
+impl Serialize for Iccs {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+impl WriteJson for Iccs {
+    fn write_json(&self, out: &mut JsonOut) {
+        out.names(&[self.0.from.name(), self.0.to.name()]);
+    }
+}
+
 /// A move's name, written as a JSON string straight from the stack.
 #[derive(Debug)]
 pub struct Inline(Name);
@@ -39,6 +67,14 @@ pub struct Inline(Name);
 impl Serialize for Inline {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0.encode(&mut [0; 16]))
+    }
+}
+
+/// WXF and Chinese names are ASCII letters, digits, `+-.=` and CJK
+/// numerals and glyphs: nothing JSON escapes.
+impl WriteJson for Inline {
+    fn write_json(&self, out: &mut JsonOut) {
+        out.name(self.0.encode(&mut [0; 16]));
     }
 }
 
@@ -54,24 +90,49 @@ impl Serialize for Board {
     }
 }
 
+impl WriteJson for Board {
+    fn write_json(&self, out: &mut JsonOut) {
+        let mut rows = out.array();
+        for row in 0..10u8 {
+            Row(&self.0, row).write_json(rows.item());
+        }
+        rows.end();
+    }
+}
+
 /// One row of a [`Board`].
 struct Row<'a>(&'a Position, u8);
 
 impl Serialize for Row<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let Row(pos, row) = *self;
         let mut seq = s.serialize_seq(Some(9))?;
         for file in 0..9u8 {
-            let cell = Square::from_file_row(file, row)
-                .and_then(|s| pos.piece_at(s))
-                .map(|p| CellView {
-                    side: p.side.as_str(),
-                    role: p.role.as_str(),
-                    glyph: p.role.chinese(p.side),
-                });
-            seq.serialize_element(&cell)?;
+            seq.serialize_element(&self.cell(file))?;
         }
         seq.end()
+    }
+}
+
+impl Row<'_> {
+    fn cell(&self, file: u8) -> Option<CellView> {
+        let Row(pos, row) = *self;
+        Square::from_file_row(file, row)
+            .and_then(|s| pos.piece_at(s))
+            .map(|p| CellView {
+                side: p.side.as_str(),
+                role: p.role.as_str(),
+                glyph: p.role.chinese(p.side),
+            })
+    }
+}
+
+impl WriteJson for Row<'_> {
+    fn write_json(&self, out: &mut JsonOut) {
+        let mut cells = out.array();
+        for file in 0..9u8 {
+            self.cell(file).write_json(cells.item());
+        }
+        cells.end();
     }
 }
 
@@ -83,12 +144,16 @@ pub struct CellView {
     glyph: char,
 }
 
+crate::json_object!(CellView { side, role, glyph });
+
 /// The members of a xiangqi view beyond the envelope.
 #[derive(Debug, Serialize)]
 pub struct Part {
     /// The position in FEN.
     fen: String,
 }
+
+crate::json_members!(Part { fen });
 
 /// The members of the `fen` import body.
 #[derive(Debug, Deserialize)]
@@ -223,7 +288,7 @@ impl GameApi for Position {
             .expect("a legal move starts on a piece of the side to move");
         let names = xq::names(self, m).expect("a legal move starts on a piece, so it has names");
         MoveView {
-            action: Shown(m),
+            action: Iccs(m),
             wxf: Inline(names.wxf),
             chinese: Inline(names.chinese),
             from: m.from.name(),
@@ -238,6 +303,10 @@ impl GameApi for Position {
     fn part(&self, _trace: Option<&()>) -> Part {
         Part { fen: self.to_fen() }
     }
+
+    // Ten rows of points, 32 pieces at most, and the FEN; a move with its names is about 100.
+    const VIEW_BYTES: usize = 2400;
+    const ACTION_BYTES: usize = 112;
 
     fn code_location(e: &CodeError) -> Location {
         match e {
@@ -281,6 +350,25 @@ impl GameApi for Position {
     fn export(&self) -> Export {
         Export::Fen {
             text: self.to_fen(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_move_is_written_as_its_display() {
+        let squares =
+            (0..9u8).flat_map(|f| (0..10u8).filter_map(move |r| Square::from_file_row(f, r)));
+        for from in squares.clone() {
+            for to in squares.clone() {
+                let m = Move { from, to };
+                let mut out = JsonOut::default();
+                Iccs(m).write_json(&mut out);
+                assert_eq!(out.into_string(), format!("\"{m}\""));
+            }
         }
     }
 }

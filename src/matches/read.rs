@@ -45,7 +45,7 @@ pub(super) fn render(
     let state = match state {
         Some(v) => v,
         None => {
-            rendered = games::view(&m.position, base)?;
+            rendered = games::view_raw(&m.position, base)?;
             &rendered
         }
     };

@@ -93,15 +93,15 @@ pub async fn start(
     query: web::Query<StartQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (pos, pure) = games::start(kind, &query)?;
-    let view: Box<str> = games::view(&pos, &base.0)?.into();
+    let view = games::view(&pos, &base.0);
     if pure {
-        Ok(immutable_json(&req, String::from(view)))
+        Ok(immutable_json(&req, view))
     } else {
         // A random seed was drawn: another request gets another game.
         Ok(HttpResponse::Ok()
             .content_type("application/json")
             .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-            .body(String::from(view)))
+            .body(view))
     }
 }
 
@@ -121,8 +121,7 @@ pub async fn read(
     key.push_str(&games::share_url("", kind, &code));
     let view = cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
         let pos = games::decode(kind, &code, "code")?;
-        let view: Box<str> = games::view(&pos, &key[..base_len])?.into();
-        Ok(Rendered::new(String::from(view)))
+        Ok(Rendered::new(games::view(&pos, &key[..base_len])))
     })?;
     let mut response = immutable(&req, view);
     // Browsers are sent to the page instead (above).
@@ -148,8 +147,7 @@ pub async fn play(
         (AnyPosition::Xiangqi(p), Some(line)) => window::play(p, &body.actions, line, &base.0)?,
         (_, Some(_)) => return Err(GameError::HistoryNotTaken { game: kind }.into()),
     };
-    let view: Box<str> = view.into();
-    Ok(immutable_json(&req, String::from(view)))
+    Ok(immutable_json(&req, view))
 }
 
 /// `POST /v1/{game}/import`
@@ -160,8 +158,7 @@ pub async fn import(
     body: Json<Box<RawValue>>,
 ) -> Result<HttpResponse, ApiError> {
     let pos = games::import(kind, &body)?;
-    let view: Box<str> = games::view(&pos, &base.0)?.into();
-    Ok(immutable_json(&req, String::from(view)))
+    Ok(immutable_json(&req, games::view(&pos, &base.0)))
 }
 
 /// `GET /v1/{game}/{code}/export?format=`
