@@ -154,11 +154,16 @@ pub fn kind(name: &str) -> Result<GameKind, GameError> {
 pub fn share_url(base: &str, game: GameKind, code: &str) -> String {
     let mut url = String::with_capacity(base.len() + code.len() + 16);
     url.push_str(base);
+    push_share_path(&mut url, game, code);
+    url
+}
+
+/// Appends the path of a state's share URL (`/v1/{game}/{code}`) to `url`.
+pub fn push_share_path(url: &mut String, game: GameKind, code: &str) {
     url.push_str("/v1/");
     url.push_str(game.as_str());
     url.push('/');
     url.push_str(code);
-    url
 }
 
 /// The share page of a state: what a person opens (`/p/{game}/{code}`).
@@ -668,10 +673,11 @@ mod tests {
         }
     }
 
-    /// Plays `plies` actions from `start` (a spread of the legal ones, so
-    /// captures, walls, locks and wins come up), checking every view on
-    /// the way, with what each play reported.
-    fn walk<G: GameApi>(start: G, plies: usize) -> usize {
+    /// Plays up to `plies` actions from `start` (a spread of the legal
+    /// ones, set by `stride`, so captures, walls, locks and wins come up),
+    /// checking every view on the way, with what each play reported.
+    /// Returns how many positions were checked.
+    fn walk<G: GameApi>(start: G, plies: usize, stride: usize) -> usize {
         let mut pos = start;
         same_text(&pos, None, None);
         let mut seen = 1;
@@ -680,7 +686,7 @@ mod tests {
             if legal.is_empty() || !matches!(pos.status(), qipan_rules::Status::Ongoing) {
                 break;
             }
-            let action = legal[(ply * 7 + 3) % legal.len()];
+            let action = legal[(ply * stride + 3) % legal.len()];
             let (next, trace) = pos.play_traced(action).expect("a listed action is legal");
             same_text(&next, Some(&trace), None);
             pos = next;
@@ -702,14 +708,19 @@ mod tests {
     fn the_writer_writes_every_game_s_views_as_serde_json_does() {
         for kind in GameKind::ALL {
             let pos = started(kind, None);
-            let seen = qipan_rules::with_position!(&pos, p => walk(p.clone(), 150));
-            assert!(seen > 20, "{kind}: only {seen} positions");
+            let seen: usize = [7, 13, 31]
+                .into_iter()
+                .map(|stride| qipan_rules::with_position!(&pos, p => walk(p.clone(), 150, stride)))
+                .sum();
+            assert!(seen > 40, "{kind}: only {seen} positions");
         }
         for variant in ["standard", "renju"] {
             let AnyPosition::Gomoku(p) = started(GameKind::Gomoku, Some(variant)) else {
                 unreachable!("a gomoku start is a gomoku position");
             };
-            walk(p, 120);
+            for stride in [7, 13, 31] {
+                walk(p.clone(), 120, stride);
+            }
         }
     }
 

@@ -1,8 +1,10 @@
 //! Xiangqi over HTTP: the board with Chinese glyphs, every legal move in
 //! ICCS, WXF and Chinese notation, FEN import and export.
 
+use std::sync::OnceLock;
+
 use qipan_rules::xiangqi::{
-    self as xq, CodeError, FenError, Move, Name, Position, PositionError, Square,
+    self as xq, CodeError, FenError, Move, Name, Piece, Position, PositionError, Role, Side, Square,
 };
 use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
@@ -74,7 +76,7 @@ impl Serialize for Inline {
 /// numerals and glyphs: nothing JSON escapes.
 impl WriteJson for Inline {
     fn write_json(&self, out: &mut JsonOut) {
-        out.name(self.0.encode(&mut [0; 16]));
+        out.chars(self.0.chars());
     }
 }
 
@@ -118,22 +120,44 @@ impl Row<'_> {
         let Row(pos, row) = *self;
         Square::from_file_row(file, row)
             .and_then(|s| pos.piece_at(s))
-            .map(|p| CellView {
-                side: p.side.as_str(),
-                role: p.role.as_str(),
-                glyph: p.role.chinese(p.side),
-            })
+            .map(CellView::of)
     }
 }
 
 impl WriteJson for Row<'_> {
     fn write_json(&self, out: &mut JsonOut) {
+        let Row(pos, row) = *self;
         let mut cells = out.array();
         for file in 0..9u8 {
-            self.cell(file).write_json(cells.item());
+            let out = cells.item();
+            match Square::from_file_row(file, row).and_then(|s| pos.piece_at(s)) {
+                Some(piece) => out.syntax(cell_text(piece)),
+                None => out.syntax("null"),
+            }
         }
         cells.end();
     }
+}
+
+/// The JSON text of a point holding `piece`: a board shows up to 32, each
+/// one of fourteen texts, written by serde_json from [`CellView`] once.
+fn cell_text(piece: Piece) -> &'static str {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    let texts = TEXTS.get_or_init(|| {
+        Side::ALL
+            .into_iter()
+            .flat_map(|side| Role::ALL.into_iter().map(move |role| Piece { side, role }))
+            .map(|p| {
+                serde_json::to_string(&CellView::of(p))
+                    .expect("three strings from tables serialize")
+            })
+            .collect()
+    });
+    let role = Role::ALL
+        .iter()
+        .position(|&r| r == piece.role)
+        .expect("Role::ALL lists every role");
+    &texts[piece.side.index() * Role::ALL.len() + role]
 }
 
 /// One occupied point of the board.
@@ -144,7 +168,15 @@ pub struct CellView {
     glyph: char,
 }
 
-crate::json_object!(CellView { side, role, glyph });
+impl CellView {
+    fn of(p: Piece) -> CellView {
+        CellView {
+            side: p.side.as_str(),
+            role: p.role.as_str(),
+            glyph: p.role.chinese(p.side),
+        }
+    }
+}
 
 /// The members of a xiangqi view beyond the envelope.
 #[derive(Debug, Serialize)]

@@ -118,7 +118,7 @@ pub async fn read(
     // The share URL is the cache key: the view is a pure function of it.
     let mut key = base_url(&req, configured_base(&req));
     let base_len = key.len();
-    key.push_str(&games::share_url("", kind, &code));
+    games::push_share_path(&mut key, kind, &code);
     let view = cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
         let pos = games::decode(kind, &code, "code")?;
         Ok(Rendered::new(games::view(&pos, &key[..base_len])))

@@ -46,6 +46,7 @@ impl JsonOut {
 
     /// Appends a fragment of JSON syntax made at compile time: `{`, `]`, or
     /// a member name with its quotes, comma and colon.
+    #[inline]
     pub fn syntax(&mut self, fragment: &'static str) {
         self.text.push_str(fragment);
     }
@@ -53,6 +54,7 @@ impl JsonOut {
     /// Writes a string that a table of names or a notation produced and so
     /// needs no escaping: no quote, backslash or control character (debug
     /// builds check).
+    #[inline]
     pub fn name(&mut self, name: &str) {
         debug_assert!(plain(name), "{name:?} would need escaping");
         self.text.reserve(name.len() + 2);
@@ -63,11 +65,27 @@ impl JsonOut {
 
     /// Writes the concatenation of names (see [`JsonOut::name`]) as one
     /// string: a notation made of parts from tables (`h2` `e2`).
+    #[inline]
     pub fn names(&mut self, parts: &[&str]) {
         self.text.push('"');
         for part in parts {
             debug_assert!(plain(part), "{part:?} would need escaping");
             self.text.push_str(part);
+        }
+        self.text.push('"');
+    }
+
+    /// Writes characters from a table (a move's name, a glyph) as one
+    /// string, each encoded in place: no buffer, no UTF-8 check.
+    #[inline]
+    pub fn chars(&mut self, chars: impl IntoIterator<Item = char>) {
+        self.text.push('"');
+        for c in chars {
+            debug_assert!(
+                c >= ' ' && c != '"' && c != '\\',
+                "{c:?} would need escaping"
+            );
+            self.text.push(c);
         }
         self.text.push('"');
     }
@@ -101,12 +119,14 @@ impl JsonOut {
     }
 
     /// Writes an unsigned integer.
+    #[inline]
     pub fn number(&mut self, n: u64) {
         self.text.push_str(itoa::Buffer::new().format(n));
     }
 
     /// Starts an array: write its items with [`Array::item`], then call
     /// [`Array::end`].
+    #[inline]
     pub fn array(&mut self) -> Array<'_> {
         self.text.push('[');
         Array {
@@ -144,6 +164,7 @@ pub struct Array<'a> {
 
 impl Array<'_> {
     /// The writer, placed for the next item.
+    #[inline]
     pub fn item(&mut self) -> &mut JsonOut {
         if !std::mem::take(&mut self.first) {
             self.out.text.push(',');
@@ -152,6 +173,7 @@ impl Array<'_> {
     }
 
     /// Closes the array.
+    #[inline]
     pub fn end(self) {
         self.out.text.push(']');
     }
@@ -175,6 +197,7 @@ pub trait WriteMembers {
 /// Only `'static` strings: anything built at run time goes through
 /// [`JsonOut::string`] (a `String`).
 impl WriteJson for &'static str {
+    #[inline]
     fn write_json(&self, out: &mut JsonOut) {
         out.name(self);
     }
@@ -188,12 +211,14 @@ impl WriteJson for String {
 
 /// A glyph from a table (`帥`), written as serde_json writes a `char`.
 impl WriteJson for char {
+    #[inline]
     fn write_json(&self, out: &mut JsonOut) {
-        out.name(self.encode_utf8(&mut [0; 4]));
+        out.chars([*self]);
     }
 }
 
 impl WriteJson for bool {
+    #[inline]
     fn write_json(&self, out: &mut JsonOut) {
         out.syntax(if *self { "true" } else { "false" });
     }
@@ -211,6 +236,7 @@ macro_rules! unsigned {
 unsigned!(u8, u16, u32, u64);
 
 impl<T: WriteJson> WriteJson for Option<T> {
+    #[inline]
     fn write_json(&self, out: &mut JsonOut) {
         match self {
             Some(v) => v.write_json(out),
