@@ -1,6 +1,8 @@
 //! Gomoku over HTTP: free-style, standard and Renju; the view with Black's
 //! forbidden points and the winning line; `rows` import and export.
 
+use std::sync::OnceLock;
+
 use qipan_rules::gomoku::{
     CodeError, MovesError, Point, Position, PositionError, RowsError, Stone, Variant, MAX_SIZE,
 };
@@ -23,11 +25,34 @@ pub struct PointView {
 }
 
 /// A point in a view, by its name (`h8`): serde writes its `Display`, and
-/// [`WriteJson`] its characters one by one, without the formatting
-/// machinery (a view lists hundreds of points). A test checks the two
-/// agree on every point.
+/// [`WriteJson`] copies its quoted name from a table (a view lists
+/// hundreds of points).
 #[derive(Debug, Clone, Copy)]
 pub struct Named(Point);
+
+/// A point's name as JSON (`"h8"`), made once from its `Display` for all
+/// 19×19 points.
+fn point_text(p: Point) -> &'static str {
+    const SIDE: usize = MAX_SIZE as usize;
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    let texts = TEXTS.get_or_init(|| {
+        (0..MAX_SIZE)
+            .flat_map(|row| (0..MAX_SIZE).filter_map(move |col| Point::new(col, row)))
+            .map(|p| format!("\"{p}\""))
+            .collect()
+    });
+    // Row by row, as made above; a point's row and column are below
+    // MAX_SIZE (`Point::new`).
+    &texts[usize::from(p.row()) * SIDE + usize::from(p.col())]
+}
+
+impl WriteJson for PointView {
+    fn write_json(&self, out: &mut JsonOut) {
+        out.syntax("{\"action\":");
+        out.syntax(point_text(self.action.0));
+        out.syntax("}");
+    }
+}
 
 impl Serialize for Named {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -37,16 +62,7 @@ impl Serialize for Named {
 
 impl WriteJson for Named {
     fn write_json(&self, out: &mut JsonOut) {
-        // A column is a letter from `a`, a row a number from 1, below
-        // MAX_SIZE = 19 both (`Point::new`).
-        let (col, row) = (self.0.col(), self.0.row() + 1);
-        let letter = char::from(b'a' + col);
-        let digit = |d: u8| char::from(b'0' + d);
-        if row < 10 {
-            out.chars([letter, digit(row)]);
-        } else {
-            out.chars([letter, digit(row / 10), digit(row % 10)]);
-        }
+        out.syntax(point_text(self.0));
     }
 }
 
@@ -95,20 +111,20 @@ impl WriteJson for Board {
         for row in self.rows() {
             let mut cells = rows.item().array();
             for cell in row {
-                // Stone::as_str, quoted, or null: constants.
-                cells.item().syntax(match cell {
-                    Some(Stone::Black) => "\"black\"",
-                    Some(Stone::White) => "\"white\"",
-                    None => "null",
-                });
+                // Stone::as_str, quoted, or null: constants, each copied
+                // in place.
+                let out = cells.item();
+                match cell {
+                    Some(Stone::Black) => out.syntax("\"black\""),
+                    Some(Stone::White) => out.syntax("\"white\""),
+                    None => out.syntax("null"),
+                }
             }
             cells.end();
         }
         rows.end();
     }
 }
-
-crate::json_object!(PointView { action });
 
 /// A point Black may not play (Renju), and why.
 #[derive(Debug, Serialize)]
