@@ -677,8 +677,8 @@ mod tests {
     /// ones, set by `stride`, so captures, walls, locks and wins come up),
     /// checking every view on the way, with what each play reported.
     /// Returns how many positions were checked.
-    fn walk<G: GameApi>(start: G, plies: usize, stride: usize) -> usize {
-        let mut pos = start;
+    fn walk<G: GameApi>(start: &G, plies: usize, stride: usize) -> usize {
+        let mut pos = start.clone();
         same_text(&pos, None, None);
         let mut seen = 1;
         for ply in 0..plies {
@@ -710,7 +710,7 @@ mod tests {
             let pos = started(kind, None);
             let seen: usize = [7, 13, 31]
                 .into_iter()
-                .map(|stride| qipan_rules::with_position!(&pos, p => walk(p.clone(), 150, stride)))
+                .map(|stride| qipan_rules::with_position!(&pos, p => walk(p, 150, stride)))
                 .sum();
             assert!(seen > 40, "{kind}: only {seen} positions");
         }
@@ -719,7 +719,7 @@ mod tests {
                 unreachable!("a gomoku start is a gomoku position");
             };
             for stride in [7, 13, 31] {
-                walk(p.clone(), 120, stride);
+                walk(&p, 120, stride);
             }
         }
     }
