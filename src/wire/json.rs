@@ -12,14 +12,16 @@
 //!   [`json_object!`] and [`json_members!`] at compile time;
 //! - a `&'static str` is a name from a table and is copied as it is (debug
 //!   builds check that it needs no escaping);
-//! - a notation ([`Shown`](super::Shown)) is written by its `Display`;
+//! - a notation ([`Shown`](super::Shown)) is written by its `Display` (or,
+//!   for the lists that hold hundreds, from a table made once from it);
 //! - every other string (a code, a share URL built from the `Host` header, a
 //!   FEN, a history a client sent) is checked, and one that needs escaping
 //!   is written by serde_json.
 //!
-//! The serde derives stay on the view types: they are the specification,
-//! and `tests` below and `tests/api` check that this writer's text is
-//! byte for byte serde_json's, for every game.
+//! The serde derives stay on the view types: they are the specification.
+//! The tests below check the scalars and escaping against serde_json, and
+//! those of `crate::games` every game's views along played lines, byte for
+//! byte.
 
 use std::fmt::Write as _;
 
