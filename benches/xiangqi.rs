@@ -64,8 +64,7 @@ fn decode_legal_encode(code: &str) -> usize {
 
 fn view(code: &str) -> Vec<u8> {
     qipan::games::decode(GameKind::Xiangqi, code, "code")
-        .and_then(|pos| qipan::games::view(&pos, BASE_URL))
-        .map(|raw| raw.get().as_bytes().to_vec())
+        .map(|pos| qipan::games::view(&pos, BASE_URL).into_bytes())
         .unwrap_or_else(|e| panic!("GET /v1/xiangqi/{code} fails: {e}"))
 }
 

@@ -25,7 +25,8 @@
 # middlegame), WORKERS (1), CONNECTIONS (32), DURATION (10s), ROUNDS (2),
 # RUST_LOG (warn: the baseline logs nothing, so qipan's request logs are off
 # too; RUST_LOG=info measures them), PIN (1: pin the servers to CPU 0 and wrk
-# to CPU 1 when taskset exists).
+# to CPU 1 when taskset exists), CARGO_TARGET_DIR (target: where the
+# binaries are), BUILD (1: build them first).
 set -euo pipefail
 # The load generator is one client address: its budgets and connection cap
 # (see the README) would be measured instead of the service.
@@ -51,7 +52,10 @@ BASE_PORT=18081
 command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk)
 command -v curl >/dev/null || (apt-get update && apt-get install -y curl)
 
-cargo build --release --locked --examples --bins
+BIN=${CARGO_TARGET_DIR:-target}/release
+if [[ ${BUILD:-1} == 1 ]]; then
+    cargo build --release --locked --examples --bins
+fi
 
 server_pin=() wrk_pin=()
 if [[ $PIN == 1 ]] && command -v taskset >/dev/null && (($(nproc) >= 2)); then
@@ -90,8 +94,8 @@ start() {
     pids+=($!)
 }
 
-start cached target/release/qipan --addr "$CACHED_ADDR" --database-url none
-start uncached target/release/qipan --addr "$UNCACHED_ADDR" --database-url none \
+start cached "$BIN"/qipan --addr "$CACHED_ADDR" --database-url none
+start uncached "$BIN"/qipan --addr "$UNCACHED_ADDR" --database-url none \
     --cache-mb 0
 wait_for "http://$CACHED_ADDR/healthz"
 wait_for "http://$UNCACHED_ADDR/healthz"
@@ -151,7 +155,7 @@ compare() {
     local qipan=$1$2 path=$2 read_body=$3 play_body=$4 name=$5
     shift 5
     local port=$((BASE_PORT))
-    start "baseline-$name" target/release/examples/fixed_json "127.0.0.1:$port" \
+    start "baseline-$name" "$BIN"/examples/fixed_json "127.0.0.1:$port" \
         "$read_body" "$play_body"
     local baseline_pid=${pids[-1]}
     wait_for "http://127.0.0.1:$port/v1/xiangqi/x"
@@ -187,7 +191,7 @@ if [[ " $WHAT " == *" cached "* ]]; then
 fi
 
 for game in $GAMES; do
-    target/release/examples/positions "$game" "$COUNT" 7 >"$tmp/$game.txt"
+    "$BIN"/examples/positions "$game" "$COUNT" 7 >"$tmp/$game.txt"
     read -r code action < <(head -n 1 "$tmp/$game.txt")
     # The baseline answers with qipan's bytes for the first position.
     curl -fsS --max-time 5 -o "$tmp/$game-read.json" "http://$UNCACHED_ADDR/v1/$game/$code"

@@ -1,17 +1,20 @@
 //! Gomoku over HTTP: free-style, standard and Renju; the view with Black's
 //! forbidden points and the winning line; `rows` import and export.
 
+use std::sync::OnceLock;
+
 use qipan_rules::gomoku::{
-    CodeError, MovesError, Point, Position, PositionError, RowsError, Stone, Variant,
+    CodeError, MovesError, Point, Position, PositionError, RowsError, Stone, Variant, MAX_SIZE,
 };
 use qipan_rules::xiangqi::Counters;
 use qipan_rules::{GameKind, Status};
 use serde::de::IgnoredAny;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
 use super::{not_taken, syntax_location, Fault, GameApi, GameError, StartParam};
+use crate::wire::json::{JsonOut, WriteJson};
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, Description, Shown, StartQuery};
+use crate::wire::{ActionSyntax, Description, StartQuery};
 
 const VARIANTS: [&str; 3] = ["freestyle", "standard", "renju"];
 
@@ -19,15 +22,119 @@ const VARIANTS: [&str; 3] = ["freestyle", "standard", "renju"];
 #[derive(Debug, Serialize)]
 pub struct PointView {
     /// The point, the form `play` takes (`h8`).
-    pub action: Shown<Point>,
+    pub action: Named,
+}
+
+/// A point in a view, by its name (`h8`): serde writes its `Display`, and
+/// [`WriteJson`] copies its quoted name from a table (a view lists
+/// hundreds of points).
+#[derive(Debug, Clone, Copy)]
+pub struct Named(Point);
+
+/// A point's name as JSON (`"h8"`), made once from its `Display` for all
+/// 19×19 points.
+fn point_text(p: Point) -> &'static str {
+    const SIDE: usize = MAX_SIZE as usize;
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    let texts = TEXTS.get_or_init(|| {
+        (0..MAX_SIZE)
+            .flat_map(|row| (0..MAX_SIZE).filter_map(move |col| Point::new(col, row)))
+            .map(|p| format!("\"{p}\""))
+            .collect()
+    });
+    // Row by row, as made above; a point's row and column are below
+    // MAX_SIZE (`Point::new`).
+    &texts[usize::from(p.row()) * SIDE + usize::from(p.col())]
+}
+
+impl WriteJson for PointView {
+    fn write_json(&self, out: &mut JsonOut) {
+        out.syntax("{\"action\":");
+        out.syntax(point_text(self.action.0));
+        out.syntax("}");
+    }
+}
+
+impl Serialize for Named {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+impl WriteJson for Named {
+    fn write_json(&self, out: &mut JsonOut) {
+        out.syntax(point_text(self.0));
+    }
+}
+
+/// The board of a view: `size` rows of `size` points, top row first,
+/// column `a` first, each `black`, `white` or null.
+#[derive(Debug)]
+pub struct Board {
+    size: u8,
+    /// Row by row from the top, `size` points each.
+    stones: [Option<Stone>; MAX_SIZE as usize * MAX_SIZE as usize],
+}
+
+impl Board {
+    fn of(pos: &Position) -> Board {
+        let size = pos.size();
+        let mut stones = [None; MAX_SIZE as usize * MAX_SIZE as usize];
+        let points = (0..size)
+            .rev()
+            .flat_map(|row| (0..size).map(move |col| (col, row)));
+        for (cell, (col, row)) in stones.iter_mut().zip(points) {
+            *cell = Point::new(col, row).and_then(|p| pos.stone_at(p));
+        }
+        Board { size, stones }
+    }
+
+    /// The rows, top first.
+    fn rows(&self) -> impl Iterator<Item = &[Option<Stone>]> {
+        let size = usize::from(self.size);
+        self.stones[..size * size].chunks(size.max(1))
+    }
+}
+
+impl Serialize for Board {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.rows().map(|row| {
+            row.iter()
+                .map(|cell| cell.map(Stone::as_str))
+                .collect::<Vec<_>>()
+        }))
+    }
+}
+
+impl WriteJson for Board {
+    fn write_json(&self, out: &mut JsonOut) {
+        let mut rows = out.array();
+        for row in self.rows() {
+            let mut cells = rows.item().array();
+            for cell in row {
+                // Stone::as_str, quoted, or null: constants, each copied
+                // in place.
+                let out = cells.item();
+                match cell {
+                    Some(Stone::Black) => out.syntax("\"black\""),
+                    Some(Stone::White) => out.syntax("\"white\""),
+                    None => out.syntax("null"),
+                }
+            }
+            cells.end();
+        }
+        rows.end();
+    }
 }
 
 /// A point Black may not play (Renju), and why.
 #[derive(Debug, Serialize)]
 pub struct ForbiddenView {
-    point: String,
+    point: Named,
     reason: &'static str,
 }
+
+crate::json_object!(ForbiddenView { point, reason });
 
 /// The members of a gomoku view beyond the envelope.
 #[derive(Debug, Serialize)]
@@ -37,12 +144,20 @@ pub struct Part {
     /// Black's forbidden points, when Black is to move in Renju.
     forbidden: Vec<ForbiddenView>,
     /// The last stone played.
-    last_move: Option<String>,
+    last_move: Option<Named>,
     /// The winning line, once there is one.
-    winning_line: Option<Vec<String>>,
+    winning_line: Option<Vec<Named>>,
     /// The moves in order, while the position knows them.
-    moves: Option<Vec<String>>,
+    moves: Option<Vec<Named>>,
 }
+
+crate::json_members!(Part {
+    size,
+    forbidden,
+    last_move,
+    winning_line,
+    moves
+});
 
 /// The members of the `rows` import body.
 #[derive(Debug, Deserialize)]
@@ -95,8 +210,8 @@ fn variant(name: &str) -> Result<Variant, GameError> {
     })
 }
 
-fn points(list: impl IntoIterator<Item = Point>) -> Vec<String> {
-    list.into_iter().map(|p| p.to_string()).collect()
+fn points(list: impl IntoIterator<Item = Point>) -> Vec<Named> {
+    list.into_iter().map(Named).collect()
 }
 
 fn position_location(_: &PositionError) -> Location {
@@ -189,29 +304,16 @@ impl GameApi for Position {
         Position::variant(self).as_str()
     }
 
-    /// `size` rows of `size` points, top row first, column `a` first.
-    type Board = Vec<Vec<Option<&'static str>>>;
+    type Board = Board;
 
-    fn board(&self) -> Self::Board {
-        let size = self.size();
-        (0..size)
-            .rev()
-            .map(|row| {
-                (0..size)
-                    .map(|col| {
-                        Point::new(col, row)
-                            .and_then(|p| self.stone_at(p))
-                            .map(Stone::as_str)
-                    })
-                    .collect()
-            })
-            .collect()
+    fn board(&self) -> Board {
+        Board::of(self)
     }
 
     type ActionView = PointView;
 
     fn action_view(&self, p: Point) -> PointView {
-        PointView { action: Shown(p) }
+        PointView { action: Named(p) }
     }
 
     type Part<'a> = Part;
@@ -223,11 +325,11 @@ impl GameApi for Position {
                 .forbidden()
                 .into_iter()
                 .map(|(p, why)| ForbiddenView {
-                    point: p.to_string(),
+                    point: Named(p),
                     reason: why.as_str(),
                 })
                 .collect(),
-            last_move: self.last_move().map(|p| p.to_string()),
+            last_move: self.last_move().map(Named),
             winning_line: match self.status() {
                 Status::Won { .. } => self.winning_line().map(points),
                 Status::Ongoing | Status::Drawn { .. } | Status::Over { .. } => None,
@@ -235,6 +337,10 @@ impl GameApi for Position {
             moves: self.moves().map(|m| points(m.iter().copied())),
         }
     }
+
+    // The board (15×15 or 19×19 points) and the move list; a point is `{"action":"h8"},`.
+    const VIEW_BYTES: usize = 2048;
+    const ACTION_BYTES: usize = 18;
 
     fn code_location(e: &CodeError) -> Location {
         match e {
@@ -302,6 +408,23 @@ impl GameApi for Position {
             variant: Position::variant(self).as_str(),
             text: self.to_rows(),
             moves: self.move_list(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_point_is_written_as_its_display() {
+        for col in 0..MAX_SIZE {
+            for row in 0..MAX_SIZE {
+                let p = Point::new(col, row).expect("a point below MAX_SIZE");
+                let mut out = JsonOut::default();
+                Named(p).write_json(&mut out);
+                assert_eq!(out.into_string(), format!("\"{p}\""));
+            }
         }
     }
 }

@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use window::Window;
 
+use crate::wire::json::{JsonOut, WriteJson, WriteMembers};
 use crate::wire::problem::Location;
 use crate::wire::state::{ExportView, GameList, LineBody};
 use crate::wire::{Description, GameInfo, StartQuery, StateView, StatusView};
@@ -62,18 +63,20 @@ pub trait GameApi: Game<Player: Into<AnyPlayer>> + Into<AnyPosition> {
         false
     }
 
-    /// The board, as the view shows it.
-    type Board: Serialize;
+    /// The board, as the view shows it. (`Serialize` is the view's shape
+    /// for documents and tests; answers are written by `WriteJson`, which
+    /// writes the same text.)
+    type Board: Serialize + WriteJson;
     /// The board of a position.
     fn board(&self) -> Self::Board;
 
     /// One legal action, as views and problems list it.
-    type ActionView: Serialize;
+    type ActionView: Serialize + WriteJson;
     /// The view of a legal action of this position.
     fn action_view(&self, action: Self::Action) -> Self::ActionView;
 
     /// The game's own members of the state view.
-    type Part<'a>: Serialize
+    type Part<'a>: Serialize + WriteMembers
     where
         Self: 'a;
     /// The game's members for a position; `trace` is what the play that
@@ -84,6 +87,13 @@ pub trait GameApi: Game<Player: Into<AnyPlayer>> + Into<AnyPosition> {
         trace: Option<&Self::Trace>,
         counters: Option<Counters>,
     ) -> Self::Part<'a>;
+
+    /// About how many bytes a view writes for its board and own members,
+    /// and for each legal action (its widest form): the view's text is
+    /// allocated once, at the size these give.
+    const VIEW_BYTES: usize;
+    /// See [`GameApi::VIEW_BYTES`].
+    const ACTION_BYTES: usize;
 
     /// Where a code error lies.
     fn code_location(error: &Self::CodeError) -> Location;
@@ -158,11 +168,16 @@ pub fn kind(name: &str) -> Result<GameKind, GameError> {
 pub fn share_url(base: &str, game: GameKind, code: &str) -> String {
     let mut url = String::with_capacity(base.len() + code.len() + 16);
     url.push_str(base);
+    push_share_path(&mut url, game, code);
+    url
+}
+
+/// Appends the path of a state's share URL (`/v1/{game}/{code}`) to `url`.
+pub fn push_share_path(url: &mut String, game: GameKind, code: &str) {
     url.push_str("/v1/");
     url.push_str(game.as_str());
     url.push('/');
     url.push_str(code);
-    url
 }
 
 /// The share page of a state: what a person opens (`/p/{game}/{code}`).
@@ -232,29 +247,39 @@ pub fn decode(kind: GameKind, code: &str, field: &'static str) -> Result<AnyPosi
     qipan_rules::with_game!(kind, P => go::<P>(code, field))
 }
 
-/// The state view of a position.
-///
-/// # Errors
-///
-/// Only when serialization fails, which would be a bug.
-pub fn view(pos: &AnyPosition, base: &str) -> Result<Box<RawValue>, GameError> {
+/// The state view of a position, as JSON text.
+pub fn view(pos: &AnyPosition, base: &str) -> String {
     qipan_rules::with_position!(pos, p => render(p, &p.to_code(), base, None))
 }
 
+/// The state view of a position, to be embedded in another view (a
+/// match's).
+///
+/// # Errors
+///
+/// Only when the view is not valid JSON, which would be a bug.
+pub fn view_raw(pos: &AnyPosition, base: &str) -> Result<Box<RawValue>, GameError> {
+    raw(view(pos, base))
+}
+
+/// A view's text, checked and wrapped to be embedded in another view.
+///
+/// # Errors
+///
+/// Only when the text is not valid JSON, which would be a bug.
+pub fn raw(view: String) -> Result<Box<RawValue>, GameError> {
+    RawValue::from_string(view).map_err(GameError::Render)
+}
+
 /// Renders the state view of a position whose code is `code`.
-fn render<G: GameApi>(
-    pos: &G,
-    code: &str,
-    base: &str,
-    trace: Option<&G::Trace>,
-) -> Result<Box<RawValue>, GameError> {
+fn render<G: GameApi>(pos: &G, code: &str, base: &str, trace: Option<&G::Trace>) -> String {
     render_judged(pos, code, base, trace, None)
 }
 
 /// What a line judged beyond the position: the status it gives the
 /// position reached, its FEN counters there, and the line to send with the
 /// next play.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Judged {
     status: StatusView,
     counters: Counters,
@@ -269,7 +294,33 @@ fn render_judged<G: GameApi>(
     base: &str,
     trace: Option<&G::Trace>,
     judged: Option<Judged>,
-) -> Result<Box<RawValue>, GameError> {
+) -> String {
+    with_state_view(pos, code, base, trace, judged, |view| {
+        // The two URLs hold the base and the code; a history holds a FEN
+        // and moves.
+        let history = view.history.as_ref().map_or(0, |h| 128 + 8 * h.moves.len());
+        let mut out = JsonOut::with_capacity(
+            G::VIEW_BYTES
+                + 2 * view.url.len()
+                + view.code.len()
+                + G::ACTION_BYTES * view.legal_actions.len()
+                + history,
+        );
+        view.write_json(&mut out);
+        out.into_string()
+    })
+}
+
+/// The state view of a position (see [`render_judged`]), handed to
+/// `write`.
+fn with_state_view<G: GameApi, R>(
+    pos: &G,
+    code: &str,
+    base: &str,
+    trace: Option<&G::Trace>,
+    judged: Option<Judged>,
+    write: impl FnOnce(&StateView<'_, G::Board, G::ActionView, G::Part<'_>>) -> R,
+) -> R {
     let (status, counters, history) = match judged {
         Some(j) => (j.status, Some(j.counters), Some(j.history)),
         None => (StatusView::of(pos.status(), Player::as_str), None, None),
@@ -290,7 +341,7 @@ fn render_judged<G: GameApi>(
         part: pos.part(trace, counters),
         history,
     };
-    serde_json::value::to_raw_value(&view).map_err(GameError::Render)
+    write(&view)
 }
 
 fn legal_views<G: GameApi>(pos: &G) -> Vec<G::ActionView> {
@@ -326,7 +377,7 @@ pub struct Played {
     /// Its canonical code.
     pub code: String,
     /// Its view, with what the last action reported.
-    pub view: Box<RawValue>,
+    pub view: String,
     /// How many actions were played.
     pub count: usize,
     /// Each action with the codes around it, when the batch was recorded
@@ -386,7 +437,7 @@ fn play_batch<G: GameApi>(
 ) -> Result<Played, GameError> {
     let (state, trace, plies) = steps(start, actions, batch)?;
     let code = state.to_code();
-    let view = render(&state, &code, base, trace.as_ref())?;
+    let view = render(&state, &code, base, trace.as_ref());
     Ok(Played {
         position: state.into(),
         code,
@@ -504,14 +555,15 @@ impl Imported {
     ///
     /// # Errors
     ///
-    /// Only when serialization fails, which would be a bug.
-    pub fn view(&self, base: &str) -> Result<Box<RawValue>, GameError> {
+    /// [`GameError::HistoryMismatch`] when the line does not replay, which
+    /// a line of no moves always does.
+    pub fn view(&self, base: &str) -> Result<String, GameError> {
         match &self.line {
             Some(line) => {
                 let history = line.history().map_err(window::LineError::from)?;
-                window::view(&history, base)
+                Ok(window::view(&history, base))
             }
-            None => view(&self.position, base),
+            None => Ok(view(&self.position, base)),
         }
     }
 }
@@ -648,5 +700,100 @@ where
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Parsed<T>, D::Error> {
         let text = String::deserialize(d)?;
         text.parse().map(Parsed).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::state::State;
+
+    /// Plain bases, and one a client could send as its `Host` (every
+    /// character JSON escapes, so the checked path is taken too).
+    const BASES: [&str; 2] = ["http://localhost:8080", "http://h\"o\\s\tt"];
+
+    /// The writer's view of `pos` against serde_json's, byte for byte.
+    fn same_text<G: GameApi>(pos: &G, trace: Option<&G::Trace>, judged: Option<&Judged>) {
+        let code = pos.to_code();
+        for base in BASES {
+            let serde = with_state_view(pos, &code, base, trace, judged.cloned(), |view| {
+                serde_json::to_string(view).expect("a view serializes")
+            });
+            let fast = render_judged(pos, &code, base, trace, judged.cloned());
+            assert_eq!(fast, serde, "{} {code} at {base}", G::KIND);
+        }
+    }
+
+    /// Plays up to `plies` actions from `start` (a spread of the legal
+    /// ones, set by `stride`, so captures, walls, locks and wins come up),
+    /// checking every view on the way, with what each play reported.
+    /// Returns how many positions were checked.
+    fn walk<G: GameApi>(start: &G, plies: usize, stride: usize) -> usize {
+        let mut pos = start.clone();
+        same_text(&pos, None, None);
+        let mut seen = 1;
+        for ply in 0..plies {
+            let legal = pos.legal_actions();
+            if legal.is_empty() || !matches!(pos.status(), qipan_rules::Status::Ongoing) {
+                break;
+            }
+            let action = legal[(ply * stride + 3) % legal.len()];
+            let (next, trace) = pos.play_traced(action).expect("a listed action is legal");
+            same_text(&next, Some(&trace), None);
+            pos = next;
+            seen += 1;
+        }
+        seen
+    }
+
+    fn started(kind: GameKind, variant: Option<&str>) -> AnyPosition {
+        let query = StartQuery {
+            variant: variant.map(str::to_owned),
+            seed: matches!(kind, GameKind::Twenty48 | GameKind::Tetris).then_some(7),
+            size: None,
+        };
+        start(kind, &query).expect("a start position").0
+    }
+
+    #[test]
+    fn the_writer_writes_every_game_s_views_as_serde_json_does() {
+        for kind in GameKind::ALL {
+            let pos = started(kind, None);
+            let seen: usize = [7, 13, 31]
+                .into_iter()
+                .map(|stride| qipan_rules::with_position!(&pos, p => walk(p, 150, stride)))
+                .sum();
+            assert!(seen > 40, "{kind}: only {seen} positions");
+        }
+        for variant in ["standard", "renju"] {
+            let AnyPosition::Gomoku(p) = started(GameKind::Gomoku, Some(variant)) else {
+                unreachable!("a gomoku start is a gomoku position");
+            };
+            for stride in [7, 13, 31] {
+                walk(&p, 120, stride);
+            }
+        }
+    }
+
+    #[test]
+    fn the_writer_writes_a_judged_view_as_serde_json_does() {
+        let pos = qipan_rules::xiangqi::Position::start();
+        let judged = Judged {
+            status: StatusView {
+                state: State::Drawn,
+                winner: None,
+                reason: Some("repetition"),
+            },
+            counters: Counters {
+                halfmove_clock: 37,
+                fullmove_number: 20,
+            },
+            history: LineBody {
+                fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+                    .to_owned(),
+                moves: vec!["h2e2".to_owned(), "a \"quoted\" \\ move\n".to_owned()],
+            },
+        };
+        same_text(&pos, Some(&()), Some(&judged));
     }
 }

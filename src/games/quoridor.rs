@@ -22,6 +22,8 @@ pub struct ActionView {
     pub kind: &'static str,
 }
 
+crate::json_object!(ActionView { action, kind });
+
 /// The members of a quoridor view beyond the envelope.
 #[derive(Debug, Serialize)]
 pub struct Part {
@@ -30,6 +32,13 @@ pub struct Part {
     walls_left: [u8; 2],
     shortest_path: [Option<u8>; 2],
 }
+
+crate::json_members!(Part {
+    pawns,
+    walls,
+    walls_left,
+    shortest_path
+});
 
 /// The members of the `json` import body.
 #[derive(Debug, Deserialize)]
@@ -174,6 +183,10 @@ impl GameApi for Position {
             shortest_path: [self.shortest_path(one), self.shortest_path(two)],
         }
     }
+
+    // Nine rows of nine squares and the walls; an action is a square or a wall with its kind.
+    const VIEW_BYTES: usize = 1024;
+    const ACTION_BYTES: usize = 32;
 
     fn code_location(e: &CodeError) -> Location {
         match e {

@@ -21,6 +21,8 @@ pub struct ActionView {
     pub action: &'static str,
 }
 
+crate::json_object!(ActionView { action });
+
 /// The active piece.
 #[derive(Debug, Serialize)]
 pub struct PieceView {
@@ -29,6 +31,12 @@ pub struct PieceView {
     /// `[column, row]`, row 0 at the bottom.
     cells: Vec<[u8; 2]>,
 }
+
+crate::json_object!(PieceView {
+    kind,
+    rotation,
+    cells
+});
 
 /// A place the active piece can lock, and how to get it there.
 #[derive(Debug, Serialize)]
@@ -40,6 +48,14 @@ pub struct PlacementView {
     actions: Vec<&'static str>,
 }
 
+crate::json_object!(PlacementView {
+    kind,
+    rotation,
+    cells,
+    tspin,
+    actions
+});
+
 /// What the last lock did.
 #[derive(Debug, Serialize)]
 pub struct LockView {
@@ -47,6 +63,12 @@ pub struct LockView {
     tspin: Option<&'static str>,
     points: u32,
 }
+
+crate::json_object!(LockView {
+    lines,
+    tspin,
+    points
+});
 
 /// The members of a tetris view beyond the envelope.
 #[derive(Debug, Serialize)]
@@ -63,6 +85,20 @@ pub struct Part {
     placements: Vec<PlacementView>,
     last_lock: Option<LockView>,
 }
+
+crate::json_members!(Part {
+    piece,
+    ghost,
+    queue,
+    hold,
+    can_hold,
+    score,
+    lines,
+    level,
+    seed,
+    placements,
+    last_lock
+});
 
 /// The members of the `json` import body.
 #[derive(Debug, Deserialize)]
@@ -252,6 +288,10 @@ impl GameApi for Position {
             }),
         }
     }
+
+    // Twenty rows of ten cells and every placement with its actions; an action is its name.
+    const VIEW_BYTES: usize = 7168;
+    const ACTION_BYTES: usize = 24;
 
     fn code_location(e: &CodeError) -> Location {
         match e {

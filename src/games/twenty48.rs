@@ -18,6 +18,8 @@ pub struct MoveView {
     pub action: &'static str,
 }
 
+crate::json_object!(MoveView { action });
+
 /// The tile the last move spawned.
 #[derive(Debug, Serialize)]
 pub struct SpawnView {
@@ -25,6 +27,8 @@ pub struct SpawnView {
     column: u8,
     value: u32,
 }
+
+crate::json_object!(SpawnView { row, column, value });
 
 /// The members of a 2048 view beyond the envelope.
 #[derive(Debug, Serialize)]
@@ -37,6 +41,15 @@ pub struct Part {
     spawned: Option<SpawnView>,
     gained: Option<u64>,
 }
+
+crate::json_members!(Part {
+    score,
+    won,
+    max_tile,
+    seed,
+    spawned,
+    gained
+});
 
 /// The members of the `grid` import body.
 #[derive(Debug, Deserialize)]
@@ -148,6 +161,10 @@ impl GameApi for Position {
             gained: trace.map(|t| t.gained),
         }
     }
+
+    // Sixteen tiles and the score; an action is a direction.
+    const VIEW_BYTES: usize = 640;
+    const ACTION_BYTES: usize = 20;
 
     fn code_location(e: &CodeError) -> Location {
         match e {

@@ -13,7 +13,6 @@ use std::fmt;
 
 use qipan_rules::xiangqi::{Counters, Fen, FenError, History, HistoryError, Move, Position};
 use qipan_rules::{AnyPlayer, Reason, Status};
-use serde_json::value::RawValue;
 
 use super::{check_batch, render_judged, steps, Batch, GameError, Judged};
 use crate::wire::state::LineBody;
@@ -241,7 +240,7 @@ pub fn play(
     actions: &[String],
     line: &LineBody,
     base: &str,
-) -> Result<Box<RawValue>, GameError> {
+) -> Result<String, GameError> {
     check_batch(actions)?;
     let window = line.window()?;
     let mut history = window.history().map_err(LineError::from)?;
@@ -286,23 +285,20 @@ pub fn play(
             outcome: StatusView::of(verdict, AnyPlayer::as_str),
         });
     }
-    render_judged(
+    Ok(render_judged(
         &state,
         &qipan_rules::Game::to_code(&state),
         base,
         trace.as_ref(),
         Some(judged(&history)),
-    )
+    ))
 }
 
 /// The state view of the position a line reaches, judged by the line: its
 /// verdict, its FEN counters, and the line (cut to its last capture) to
 /// send with the next play.
 ///
-/// # Errors
-///
-/// Only when serialization fails, which would be a bug.
-pub fn view(history: &History, base: &str) -> Result<Box<RawValue>, GameError> {
+pub fn view(history: &History, base: &str) -> String {
     let position = history.position();
     render_judged(
         position,

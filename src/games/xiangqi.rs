@@ -1,8 +1,11 @@
 //! Xiangqi over HTTP: the board with Chinese glyphs, every legal move in
 //! ICCS, WXF and Chinese notation, FEN import and export.
 
+use std::sync::OnceLock;
+
 use qipan_rules::xiangqi::{
-    self as xq, CodeError, Counters, Fen, FenError, Move, Name, Position, PositionError, Square,
+    self as xq, CodeError, Counters, Fen, FenError, Move, Name, Piece, Position, PositionError,
+    Role, Side, Square,
 };
 use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
@@ -10,14 +13,15 @@ use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::{not_taken, standard_only, syntax_location, Fault, GameApi, GameError, StartParam};
+use crate::wire::json::{JsonOut, WriteJson};
 use crate::wire::problem::Location;
-use crate::wire::{ActionSyntax, Description, Shown, StartQuery};
+use crate::wire::{ActionSyntax, Description, StartQuery};
 
 /// One legal move in the view.
 #[derive(Debug, Serialize)]
 pub struct MoveView {
     /// ICCS coordinates, the form `play` takes (`h2e2`).
-    pub action: Shown<Move>,
+    pub action: Iccs,
     /// WXF notation (`C2.5`).
     pub wxf: Inline,
     /// Traditional Chinese notation (`炮二平五`).
@@ -32,6 +36,33 @@ pub struct MoveView {
     pub capture: Option<&'static str>,
 }
 
+crate::json_object!(MoveView {
+    action,
+    wxf,
+    chinese,
+    from,
+    to,
+    piece,
+    capture
+});
+
+/// A move in ICCS (`h2e2`): serde writes its `Display`, [`WriteJson`] the
+/// names of its two points, without the formatting machinery.
+#[derive(Debug)]
+pub struct Iccs(Move);
+
+impl Serialize for Iccs {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+impl WriteJson for Iccs {
+    fn write_json(&self, out: &mut JsonOut) {
+        out.names(&[self.0.from.name(), self.0.to.name()]);
+    }
+}
+
 /// A move's name, written as a JSON string straight from the stack.
 #[derive(Debug)]
 pub struct Inline(Name);
@@ -39,6 +70,14 @@ pub struct Inline(Name);
 impl Serialize for Inline {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0.encode(&mut [0; 16]))
+    }
+}
+
+/// WXF and Chinese names are ASCII letters, digits, `+-.=` and CJK
+/// numerals and glyphs: nothing JSON escapes.
+impl WriteJson for Inline {
+    fn write_json(&self, out: &mut JsonOut) {
+        out.chars(self.0.chars());
     }
 }
 
@@ -54,25 +93,72 @@ impl Serialize for Board {
     }
 }
 
+impl WriteJson for Board {
+    fn write_json(&self, out: &mut JsonOut) {
+        let mut rows = out.array();
+        for row in 0..10u8 {
+            Row(&self.0, row).write_json(rows.item());
+        }
+        rows.end();
+    }
+}
+
 /// One row of a [`Board`].
 struct Row<'a>(&'a Position, u8);
 
 impl Serialize for Row<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let Row(pos, row) = *self;
         let mut seq = s.serialize_seq(Some(9))?;
         for file in 0..9u8 {
-            let cell = Square::from_file_row(file, row)
-                .and_then(|s| pos.piece_at(s))
-                .map(|p| CellView {
-                    side: p.side.as_str(),
-                    role: p.role.as_str(),
-                    glyph: p.role.chinese(p.side),
-                });
-            seq.serialize_element(&cell)?;
+            seq.serialize_element(&self.cell(file))?;
         }
         seq.end()
     }
+}
+
+impl Row<'_> {
+    fn cell(&self, file: u8) -> Option<CellView> {
+        let Row(pos, row) = *self;
+        Square::from_file_row(file, row)
+            .and_then(|s| pos.piece_at(s))
+            .map(CellView::of)
+    }
+}
+
+impl WriteJson for Row<'_> {
+    fn write_json(&self, out: &mut JsonOut) {
+        let Row(pos, row) = *self;
+        let mut cells = out.array();
+        for file in 0..9u8 {
+            let out = cells.item();
+            match Square::from_file_row(file, row).and_then(|s| pos.piece_at(s)) {
+                Some(piece) => out.syntax(cell_text(piece)),
+                None => out.syntax("null"),
+            }
+        }
+        cells.end();
+    }
+}
+
+/// The JSON text of a point holding `piece`: a board shows up to 32, each
+/// one of fourteen texts, written by serde_json from [`CellView`] once.
+fn cell_text(piece: Piece) -> &'static str {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    let texts = TEXTS.get_or_init(|| {
+        Side::ALL
+            .into_iter()
+            .flat_map(|side| Role::ALL.into_iter().map(move |role| Piece { side, role }))
+            .map(|p| {
+                serde_json::to_string(&CellView::of(p))
+                    .expect("three strings from tables serialize")
+            })
+            .collect()
+    });
+    let role = Role::ALL
+        .iter()
+        .position(|&r| r == piece.role)
+        .expect("Role::ALL lists every role");
+    &texts[piece.side.index() * Role::ALL.len() + role]
 }
 
 /// One occupied point of the board.
@@ -83,6 +169,16 @@ pub struct CellView {
     glyph: char,
 }
 
+impl CellView {
+    fn of(p: Piece) -> CellView {
+        CellView {
+            side: p.side.as_str(),
+            role: p.role.as_str(),
+            glyph: p.role.chinese(p.side),
+        }
+    }
+}
+
 /// The members of a xiangqi view beyond the envelope.
 #[derive(Debug, Serialize)]
 pub struct Part {
@@ -91,6 +187,8 @@ pub struct Part {
     /// match); a code alone knows none and writes `0 1`.
     fen: String,
 }
+
+crate::json_members!(Part { fen });
 
 /// The members of the `fen` import body.
 #[derive(Debug, Deserialize)]
@@ -225,7 +323,7 @@ impl GameApi for Position {
             .expect("a legal move starts on a piece of the side to move");
         let names = xq::names(self, m).expect("a legal move starts on a piece, so it has names");
         MoveView {
-            action: Shown(m),
+            action: Iccs(m),
             wxf: Inline(names.wxf),
             chinese: Inline(names.chinese),
             from: m.from.name(),
@@ -245,6 +343,10 @@ impl GameApi for Position {
             },
         }
     }
+
+    // Ten rows of points, 32 pieces at most, and the FEN; a move with its names is about 100.
+    const VIEW_BYTES: usize = 2400;
+    const ACTION_BYTES: usize = 112;
 
     fn code_location(e: &CodeError) -> Location {
         match e {
@@ -289,6 +391,25 @@ impl GameApi for Position {
     fn export(&self) -> Export {
         Export::Fen {
             text: self.to_fen(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_move_is_written_as_its_display() {
+        let squares =
+            (0..9u8).flat_map(|f| (0..10u8).filter_map(move |r| Square::from_file_row(f, r)));
+        for from in squares.clone() {
+            for to in squares.clone() {
+                let m = Move { from, to };
+                let mut out = JsonOut::default();
+                Iccs(m).write_json(&mut out);
+                assert_eq!(out.into_string(), format!("\"{m}\""));
+            }
         }
     }
 }

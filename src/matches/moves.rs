@@ -142,8 +142,9 @@ impl Matches {
         }
         drop(conn);
         crate::metrics::metrics().moves(played.count);
+        let state = games::raw(played.view)?;
         Ok(Outcome {
-            view: render(&m, &seats, Some(&played.view), base, None)?,
+            view: render(&m, &seats, Some(&state), base, None)?,
             id,
             version: m.version,
         })

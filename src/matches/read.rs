@@ -46,12 +46,12 @@ pub(super) fn render(
         // Xiangqi: the view the match's line judges, with the FEN's
         // counters and the line a stateless play from here would send.
         (Some(line), _) => {
-            rendered = games::window::view(&super::line::history_of(line)?, base)?;
+            rendered = games::raw(games::window::view(&super::line::history_of(line)?, base))?;
             &rendered
         }
         (None, Some(v)) => v,
         (None, None) => {
-            rendered = games::view(&m.position, base)?;
+            rendered = games::view_raw(&m.position, base)?;
             &rendered
         }
     };

@@ -28,12 +28,21 @@ const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
 /// Whether the client ranks HTML first in `Accept`: a browser opening a
 /// link, not a program.
 pub fn prefers_html(req: &HttpRequest) -> bool {
-    Accept::parse(req).is_ok_and(|accept| {
-        accept
-            .ranked()
-            .first()
-            .is_some_and(|m| m.type_() == "text" && m.subtype() == "html")
-    })
+    // Programs send no `Accept`, `*/*` or `application/json`: no `html`
+    // anywhere, and then nothing to parse (parsing and ranking media
+    // ranges costs more than a cached answer's lookup).
+    let mentions_html = req.headers().get_all(header::ACCEPT).any(|v| {
+        v.as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"html"))
+    });
+    mentions_html
+        && Accept::parse(req).is_ok_and(|accept| {
+            accept
+                .ranked()
+                .first()
+                .is_some_and(|m| m.type_() == "text" && m.subtype() == "html")
+        })
 }
 
 /// `303 See Other` to a page, varying by `Accept` like the JSON it stands

@@ -93,15 +93,15 @@ pub async fn start(
     query: web::Query<StartQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (pos, pure) = games::start(kind, &query)?;
-    let view: Box<str> = games::view(&pos, &base.0)?.into();
+    let view = games::view(&pos, &base.0);
     if pure {
-        Ok(immutable_json(&req, String::from(view)))
+        Ok(immutable_json(&req, view))
     } else {
         // A random seed was drawn: another request gets another game.
         Ok(HttpResponse::Ok()
             .content_type("application/json")
             .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-            .body(String::from(view)))
+            .body(view))
     }
 }
 
@@ -118,11 +118,10 @@ pub async fn read(
     // The share URL is the cache key: the view is a pure function of it.
     let mut key = base_url(&req, configured_base(&req));
     let base_len = key.len();
-    key.push_str(&games::share_url("", kind, &code));
+    games::push_share_path(&mut key, kind, &code);
     let view = cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
         let pos = games::decode(kind, &code, "code")?;
-        let view: Box<str> = games::view(&pos, &key[..base_len])?.into();
-        Ok(Rendered::new(String::from(view)))
+        Ok(Rendered::new(games::view(&pos, &key[..base_len])))
     })?;
     let mut response = immutable(&req, view);
     // Browsers are sent to the page instead (above).
@@ -148,8 +147,7 @@ pub async fn play(
         (AnyPosition::Xiangqi(p), Some(line)) => window::play(p, &body.actions, line, &base.0)?,
         (_, Some(_)) => return Err(GameError::HistoryNotTaken { game: kind }.into()),
     };
-    let view: Box<str> = view.into();
-    Ok(immutable_json(&req, String::from(view)))
+    Ok(immutable_json(&req, view))
 }
 
 /// `POST /v1/{game}/import`
@@ -159,8 +157,8 @@ pub async fn import(
     base: Base,
     body: Json<Box<RawValue>>,
 ) -> Result<HttpResponse, ApiError> {
-    let view: Box<str> = games::import(kind, &body)?.view(&base.0)?.into();
-    Ok(immutable_json(&req, String::from(view)))
+    let view = games::import(kind, &body)?.view(&base.0)?;
+    Ok(immutable_json(&req, view))
 }
 
 /// `GET /v1/{game}/{code}/export?format=`

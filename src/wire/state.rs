@@ -5,6 +5,8 @@
 use qipan_rules::{EndReason, Status};
 use serde::{Deserialize, Serialize};
 
+use super::json::{JsonOut, WriteJson, WriteMembers};
+
 /// Body of `POST /v1/{game}/{code}/play` and `POST /v1/matches/{id}/play`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,6 +38,10 @@ pub struct LineBody {
     /// The moves from it, in ICCS.
     pub moves: Vec<String>,
 }
+
+// The history is what a client sent, checked and passed on: every string
+// is escaped if need be.
+crate::json_object!(LineBody { fen, moves });
 
 /// Query of `GET /v1/{game}/start` (and the same members of a match's
 /// creation body).
@@ -92,6 +98,44 @@ pub struct StateView<'a, Board, Action, Part> {
     pub history: Option<LineBody>,
 }
 
+impl<Board, Action, Part> WriteJson for StateView<'_, Board, Action, Part>
+where
+    Board: WriteJson,
+    Action: WriteJson,
+    Part: WriteMembers,
+{
+    fn write_json(&self, out: &mut JsonOut) {
+        out.syntax("{\"game\":");
+        self.game.write_json(out);
+        out.syntax(",\"variant\":");
+        self.variant.write_json(out);
+        // The code and URLs come from the request (the URLs' base may be
+        // its Host): checked, and escaped if need be.
+        out.syntax(",\"code\":");
+        out.string(self.code);
+        out.syntax(",\"url\":");
+        out.string(self.url);
+        out.syntax(",\"page\":");
+        out.string(self.page);
+        out.syntax(",\"to_move\":");
+        self.to_move.write_json(out);
+        out.syntax(",\"status\":");
+        self.status.write_json(out);
+        out.syntax(",\"check\":");
+        self.check.write_json(out);
+        out.syntax(",\"board\":");
+        self.board.write_json(out);
+        out.syntax(",\"legal_actions\":");
+        self.legal_actions.write_json(out);
+        self.part.write_members(out);
+        if let Some(history) = &self.history {
+            out.syntax(",\"history\":");
+            history.write_json(out);
+        }
+        out.syntax("}");
+    }
+}
+
 /// Whether a game or match goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -105,6 +149,30 @@ pub enum State {
     /// A one-player game (or a resigned solo match) has ended.
     Over,
 }
+
+impl State {
+    /// The state's name, as serde writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Ongoing => "ongoing",
+            State::Won => "won",
+            State::Drawn => "drawn",
+            State::Over => "over",
+        }
+    }
+}
+
+impl WriteJson for State {
+    fn write_json(&self, out: &mut JsonOut) {
+        out.name(self.as_str());
+    }
+}
+
+crate::json_object!(StatusView {
+    state,
+    winner,
+    reason
+});
 
 /// `status` of a state or match view, and `outcome` of a `game-over`
 /// problem.
@@ -151,12 +219,7 @@ impl StatusView {
 
     /// The ending as a phrase: `checkmate, red wins`.
     pub fn phrase(&self) -> String {
-        let what = self.reason.unwrap_or(match self.state {
-            State::Ongoing => "ongoing",
-            State::Won => "won",
-            State::Drawn => "drawn",
-            State::Over => "over",
-        });
+        let what = self.reason.unwrap_or(self.state.as_str());
         match self.winner {
             Some(w) => format!("{what}, {w} wins"),
             None => what.to_owned(),

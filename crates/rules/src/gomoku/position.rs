@@ -654,9 +654,12 @@ impl Position {
         };
         let moves = self.moves.as_ref().and_then(|m| {
             (m.len() < max_listed_moves(size)).then(|| {
-                let mut m = m.clone();
-                m.push(p);
-                m
+                // Room for the new move at once: a code's move list is
+                // replayed move by move.
+                let mut list = Vec::with_capacity(m.len() + 1);
+                list.extend_from_slice(m);
+                list.push(p);
+                list
             })
         });
         Ok(Position {

@@ -309,7 +309,9 @@ impl Position {
         self.to_fen_with(Counters::default())
     }
 
-    /// The FEN, with `w`/`b`, `- -` and the given counters.
+    /// The FEN, with `w`/`b`, `- -` and the given counters. (Written
+    /// without the formatting machinery but for the counters: every state
+    /// view carries it.)
     pub fn to_fen_with(&self, counters: Counters) -> String {
         let mut out = String::with_capacity(64);
         for row in 0..10u8 {
@@ -323,7 +325,7 @@ impl Position {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            let _ = write!(out, "{empty}");
+                            out.push(empty_run(empty));
                             empty = 0;
                         }
                         out.push(p.fen_char());
@@ -331,7 +333,7 @@ impl Position {
                 }
             }
             if empty > 0 {
-                let _ = write!(out, "{empty}");
+                out.push(empty_run(empty));
             }
         }
         let _ = write!(
@@ -346,4 +348,11 @@ impl Position {
         );
         out
     }
+}
+
+/// The digit of a run of 1 to 9 empty points in a FEN rank (a rank has nine
+/// points).
+fn empty_run(count: u8) -> char {
+    debug_assert!((1..=9).contains(&count), "a run of {count} points");
+    char::from(b'0' + count)
 }

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Instructions per request, counted by callgrind: what the service executes
+# to answer one request, a figure that does not depend on what else the
+# machine is doing (unlike wrk's requests/s, see scripts/loadtest.sh).
+#
+# Each measurement runs a release server (one worker) under
+# `valgrind --tool=callgrind` twice: once answering WARM requests, once WARM
+# + COUNT, all over one keep-alive connection (one curl); the difference of
+# the two totals over COUNT is the cost of a request, start-up and shut-down
+# cancelling out. The measurements, as in scripts/loadtest.sh:
+#
+#   cached     GET /v1/xiangqi/{CODE}, one code (the view cache's hit path)
+#   read       GET /v1/{game}/{code} over distinct codes, cache off
+#   play       POST /v1/{game}/{code}/play of one legal move, distinct
+#              positions
+#   baseline   the same GETs and POSTs against examples/fixed_json (an
+#              actix-web handler answering fixed bytes of the same size)
+#
+# The positions come from examples/positions.rs (seed 7, as loadtest.sh).
+# With PROFILE=1 the COUNT run's callgrind file is kept in OUT (default
+# /tmp/request-cost) for callgrind_annotate.
+#
+#   bash scripts/request-cost.sh
+#
+# Environment (defaults): GAMES ("xiangqi gomoku"), WHAT ("cached read
+# play"), COUNT (2000), WARM (200), CODE (a xiangqi middlegame),
+# CARGO_TARGET_DIR (target), BUILD (1: build first), PROFILE (0), OUT.
+set -euo pipefail
+export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
+export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0 QIPAN_WORKERS=1 RUST_LOG=warn
+
+cd "$(dirname "$0")/.."
+
+GAMES=${GAMES:-xiangqi gomoku}
+WHAT=${WHAT:-cached read play}
+COUNT=${COUNT:-2000}
+WARM=${WARM:-200}
+CODE=${CODE:-VVRWU1dBRT1SHEMqNjo-WgQDBQIGFCsBBxJaGx8jL1o}
+BIN=${CARGO_TARGET_DIR:-target}/release
+PROFILE=${PROFILE:-0}
+OUT=${OUT:-/tmp/request-cost}
+PORT=18090
+
+command -v valgrind >/dev/null || { echo "valgrind is needed" >&2; exit 1; }
+if [[ ${BUILD:-1} == 1 ]]; then
+    cargo build --release --locked --examples --bins
+fi
+mkdir -p "$OUT"
+
+tmp=$(mktemp -d)
+server_pid=
+cleanup() {
+    if [[ -n $server_pid ]]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Waits up to 60 s (valgrind starts slowly) for the server to answer.
+wait_for() {
+    for _ in $(seq 600); do
+        curl -fsS --max-time 2 -o /dev/null "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "no answer from $1" >&2
+    return 1
+}
+
+# Writes a curl config of requests $3.. $4 (line numbers, from 1) of the
+# positions file $2 in mode $1 (read, play, cached) to stdout.
+requests() {
+    local mode=$1 file=$2 from=$3 to=$4 game=$5
+    local first=1
+    sed -n "${from},${to}p" "$file" | while read -r code action; do
+        # Requests are separated by `next` (curl refuses one at the end).
+        [[ $first == 1 ]] || printf 'next\n'
+        first=0
+        case $mode in
+            cached) printf 'url = "http://127.0.0.1:%s/v1/xiangqi/%s"\n' "$PORT" "$CODE" ;;
+            read) printf 'url = "http://127.0.0.1:%s/v1/%s/%s"\n' "$PORT" "$game" "$code" ;;
+            play)
+                printf 'url = "http://127.0.0.1:%s/v1/%s/%s/play"\n' "$PORT" "$game" "$code"
+                printf 'header = "content-type: application/json"\n'
+                printf 'data = "{\\"actions\\": [\\"%s\\"]}"\n' "$action"
+                ;;
+        esac
+        printf 'output = "/dev/null"\nwrite-out = "%%{http_code}\\n"\n'
+    done
+}
+
+# Total instructions of one server run under callgrind answering the first
+# $1 requests. Arguments: the count, the mode, the positions file, the game,
+# the callgrind output file, then the server's command.
+instructions() {
+    local n=$1 mode=$2 file=$3 game=$4 out=$5
+    shift 5
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >"$tmp/server.log" 2>&1 &
+    server_pid=$!
+    # A read both servers answer (fixed_json has no /healthz).
+    wait_for "http://127.0.0.1:$PORT/v1/$game/$(head -n 1 "$file" | cut -d' ' -f1)" || {
+        cat "$tmp/server.log" >&2
+        return 1
+    }
+    requests "$mode" "$file" 1 "$n" "$game" >"$tmp/requests.cfg"
+    local codes
+    codes=$(curl -sS -K "$tmp/requests.cfg" | sort | uniq -c)
+    if [[ $codes != *" $n 200" ]]; then
+        echo "not all $n answers were 200: $codes" >&2
+        return 1
+    fi
+    kill -TERM "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+    awk '/^(summary|totals):/ { print $2; exit }' "$out"
+}
+
+# Prints the instructions per request of a server command (after --) for
+# mode $1 over positions file $2 of game $3; $4 names the line.
+measure() {
+    local mode=$1 file=$2 game=$3 name=$4
+    shift 5
+    local warm total
+    warm=$(instructions "$WARM" "$mode" "$file" "$game" "$tmp/warm.out" "$@")
+    total=$(instructions $((WARM + COUNT)) "$mode" "$file" "$game" "$OUT/$name.out" "$@")
+    [[ $PROFILE == 1 ]] || rm -f "$OUT/$name.out"
+    awk -v n="$name" -v w="$warm" -v t="$total" -v c="$COUNT" \
+        'BEGIN { printf "%-22s %9.0f instructions/request\n", n, (t - w) / c }'
+}
+
+qipan() {
+    echo "$BIN/qipan" --addr "127.0.0.1:$PORT" --database-url none "$@"
+}
+
+for game in $GAMES; do
+    "$BIN/examples/positions" "$game" $((WARM + COUNT)) 7 >"$tmp/$game.txt"
+done
+first=${GAMES%% *}
+
+if [[ " $WHAT " == *" cached "* ]]; then
+    # shellcheck disable=SC2046
+    measure cached "$tmp/$first.txt" xiangqi "cached-read" -- $(qipan)
+    curl_body=$tmp/cached.json
+    "$BIN/qipan" --addr "127.0.0.1:$PORT" --database-url none >"$tmp/plain.log" 2>&1 &
+    server_pid=$!
+    wait_for "http://127.0.0.1:$PORT/healthz"
+    curl -fsS -o "$curl_body" "http://127.0.0.1:$PORT/v1/xiangqi/$CODE"
+    kill "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+    measure cached "$tmp/$first.txt" xiangqi "cached-baseline" -- \
+        "$BIN/examples/fixed_json" "127.0.0.1:$PORT" "$curl_body"
+fi
+
+for game in $GAMES; do
+    for mode in read play; do
+        [[ " $WHAT " == *" $mode "* ]] || continue
+        # shellcheck disable=SC2046
+        measure "$mode" "$tmp/$game.txt" "$game" "$game-$mode" -- $(qipan --cache-mb 0)
+        # The baseline answers with qipan's bytes for the first position.
+        "$BIN/qipan" --addr "127.0.0.1:$PORT" --database-url none --cache-mb 0 \
+            >"$tmp/plain.log" 2>&1 &
+        server_pid=$!
+        wait_for "http://127.0.0.1:$PORT/healthz"
+        read -r code action < <(head -n 1 "$tmp/$game.txt")
+        curl -fsS -o "$tmp/read.json" "http://127.0.0.1:$PORT/v1/$game/$code"
+        curl -fsS -o "$tmp/play.json" -X POST -H 'content-type: application/json' \
+            -d "{\"actions\": [\"$action\"]}" "http://127.0.0.1:$PORT/v1/$game/$code/play"
+        kill "$server_pid"
+        wait "$server_pid" 2>/dev/null || true
+        server_pid=
+        measure "$mode" "$tmp/$game.txt" "$game" "$game-$mode-baseline" -- \
+            "$BIN/examples/fixed_json" "127.0.0.1:$PORT" "$tmp/read.json" "$tmp/play.json"
+    done
+done
