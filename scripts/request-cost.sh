@@ -17,8 +17,9 @@
 #              actix-web handler answering fixed bytes of the same size)
 #
 # The positions come from examples/positions.rs (seed 7, as loadtest.sh).
-# With PROFILE=1 the COUNT run's callgrind file is kept in OUT (default
-# /tmp/request-cost) for callgrind_annotate.
+# With PROFILE=1 both runs' callgrind files are kept in OUT (default
+# /tmp/request-cost): NAME.out and NAME.warm.out, whose difference, function
+# by function, is what COUNT requests cost (scripts/request-profile.py).
 #
 #   bash scripts/request-cost.sh
 #
@@ -123,9 +124,9 @@ measure() {
     local mode=$1 file=$2 game=$3 name=$4
     shift 5
     local warm total
-    warm=$(instructions "$WARM" "$mode" "$file" "$game" "$tmp/warm.out" "$@")
+    warm=$(instructions "$WARM" "$mode" "$file" "$game" "$OUT/$name.warm.out" "$@")
     total=$(instructions $((WARM + COUNT)) "$mode" "$file" "$game" "$OUT/$name.out" "$@")
-    [[ $PROFILE == 1 ]] || rm -f "$OUT/$name.out"
+    [[ $PROFILE == 1 ]] || rm -f "$OUT/$name.out" "$OUT/$name.warm.out"
     awk -v n="$name" -v w="$warm" -v t="$total" -v c="$COUNT" \
         'BEGIN { printf "%-22s %9.0f instructions/request\n", n, (t - w) / c }'
 }

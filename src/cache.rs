@@ -49,6 +49,11 @@ impl ViewCache {
         }
     }
 
+    /// Whether views are kept at all (`--cache-mb` above 0).
+    pub fn is_enabled(&self) -> bool {
+        self.inner.is_some()
+    }
+
     /// The cached body for `key`, if any.
     pub fn get(&self, key: &str) -> Option<Rendered> {
         self.inner.as_ref().and_then(|cache| cache.get(key))

@@ -22,7 +22,9 @@ use crate::routes::front::Front;
 use crate::routes::host::HostPolicy;
 use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
-use crate::routes::{assets, docs, games, health, lobby, observe, pages, picture, socket, state};
+use crate::routes::{
+    assets, docs, games, health, hits, lobby, observe, pages, picture, socket, state,
+};
 use crate::storage::{Database, Encryption};
 
 /// Largest request body accepted, in bytes.
@@ -230,6 +232,8 @@ impl Application {
 }
 
 /// Every public endpoint answers any origin: any frontend may call them.
+/// (Reads answered from the view cache before routing add the same headers
+/// themselves: `crate::routes::hits`.)
 /// No credentials are involved, so the answer is the wildcard `*`, the same
 /// for every origin — which keeps cached responses shareable (no `Vary`).
 fn cors() -> Cors {
@@ -239,15 +243,7 @@ fn cors() -> Cors {
         .disable_vary_header()
         .allowed_methods(["GET", "POST", "OPTIONS"])
         .allow_any_header()
-        .expose_headers([
-            "ETag",
-            "Location",
-            "Retry-After",
-            "RateLimit",
-            "RateLimit-Policy",
-            "WWW-Authenticate",
-            "X-Request-Id",
-        ])
+        .expose_headers(hits::EXPOSED)
         .max_age(86_400)
 }
 

@@ -31,15 +31,24 @@ pub struct PointView {
 #[derive(Debug, Clone, Copy)]
 pub struct Named(Point);
 
-/// A point's name as JSON (`"h8"`), made once from its `Display` for all
-/// 19×19 points.
-fn point_text(p: Point) -> &'static str {
+/// The JSON texts of a point, made once from its `Display` for all 19×19
+/// points: its name (`"h8"`) and its [`PointView`] (`{"action":"h8"}`),
+/// so that a view listing hundreds of points copies one text for each.
+struct PointTexts {
+    name: String,
+    view: String,
+}
+
+fn point_texts(p: Point) -> &'static PointTexts {
     const SIDE: usize = MAX_SIZE as usize;
-    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    static TEXTS: OnceLock<Vec<PointTexts>> = OnceLock::new();
     let texts = TEXTS.get_or_init(|| {
         (0..MAX_SIZE)
             .flat_map(|row| (0..MAX_SIZE).filter_map(move |col| Point::new(col, row)))
-            .map(|p| format!("\"{p}\""))
+            .map(|p| PointTexts {
+                name: format!("\"{p}\""),
+                view: format!("{{\"action\":\"{p}\"}}"),
+            })
             .collect()
     });
     // Row by row, as made above; a point's row and column are below
@@ -49,9 +58,7 @@ fn point_text(p: Point) -> &'static str {
 
 impl WriteJson for PointView {
     fn write_json(&self, out: &mut JsonOut) {
-        out.syntax("{\"action\":");
-        out.syntax(point_text(self.action.0));
-        out.syntax("}");
+        out.syntax(&point_texts(self.action.0).view);
     }
 }
 
@@ -63,7 +70,7 @@ impl Serialize for Named {
 
 impl WriteJson for Named {
     fn write_json(&self, out: &mut JsonOut) {
-        out.syntax(point_text(self.0));
+        out.syntax(&point_texts(self.0).name);
     }
 }
 
@@ -80,11 +87,11 @@ impl Board {
     fn of(pos: &Position) -> Board {
         let size = pos.size();
         let mut stones = [None; MAX_SIZE as usize * MAX_SIZE as usize];
-        let points = (0..size)
-            .rev()
-            .flat_map(|row| (0..size).map(move |col| (col, row)));
-        for (cell, (col, row)) in stones.iter_mut().zip(points) {
-            *cell = Point::new(col, row).and_then(|p| pos.stone_at(p));
+        let mut cells = stones.iter_mut();
+        for row in (0..size).rev() {
+            for (col, cell) in (0..size).zip(cells.by_ref()) {
+                *cell = Point::new(col, row).and_then(|p| pos.stone_at(p));
+            }
         }
         Board { size, stones }
     }

@@ -1,8 +1,11 @@
 //! Conditional requests (RFC 9110 §13) in one place, on actix's typed
 //! `ETag`, `If-Match` and `If-None-Match` headers.
 //!
-//! - State views are pure functions of their URL: their entity tag is a
-//!   hash of the body ([`body_tag`]), and `If-None-Match` gets a 304.
+//! - State views are pure functions of their URL (a read) or of their
+//!   request (a play): their entity tag is a hash of those inputs and of
+//!   the build ([`input_tag`]), which costs a few dozen bytes of hashing
+//!   where the body is kilobytes; other answers hash their body
+//!   ([`body_tag`]). `If-None-Match` gets a 304.
 //! - A match's entity tag is its version. Reads answer 304 to
 //!   `If-None-Match` (weak comparison, as §13.1.2 asks); writes honour
 //!   `If-Match` with the strong comparison of §13.1.1, so a weak tag never
@@ -30,6 +33,31 @@ pub fn version_tag(version: Version) -> EntityTag {
 /// change when the body does; it is no MAC.
 pub fn body_tag(body: &[u8]) -> EntityTag {
     EntityTag::new_strong(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body)))
+}
+
+/// The strong entity tag of an answer that is a pure function of `inputs`
+/// and of this build: the 64-bit XXH3 of the inputs, each with its length
+/// (so that no two lists of inputs run together alike), seeded with the
+/// fingerprint of the sources `build.rs` hashes. Two builds whose views
+/// could differ tag them differently; one input list, one tag.
+pub fn input_tag(inputs: &[&[u8]]) -> EntityTag {
+    let mut all = Vec::with_capacity(inputs.iter().map(|i| i.len() + 8).sum());
+    for input in inputs {
+        all.extend_from_slice(&(input.len() as u64).to_le_bytes());
+        all.extend_from_slice(input);
+    }
+    let hash = xxhash_rust::xxh3::xxh3_64_with_seed(&all, source_fingerprint());
+    EntityTag::new_strong(format!("{hash:016x}"))
+}
+
+/// The fingerprint `build.rs` made of the sources, as a number.
+fn source_fingerprint() -> u64 {
+    const TEXT: &str = env!("QIPAN_SOURCE_FINGERPRINT");
+    const FINGERPRINT: u64 = match u64::from_str_radix(TEXT, 16) {
+        Ok(n) => n,
+        Err(_) => panic!("build.rs writes the fingerprint as 16 hex digits"),
+    };
+    FINGERPRINT
 }
 
 /// [`client_has`] for an answer compressed on the way out

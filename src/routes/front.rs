@@ -5,7 +5,8 @@
 //! 1. its id and span ([`crate::telemetry`]);
 //! 2. refusals that need no route: a connection over its client's cap
 //!    ([`super::connections`]), a `Host` the service does not answer for
-//!    ([`super::host`]);
+//!    ([`super::host`]); then reads answered from the view cache
+//!    ([`super::hits`]);
 //! 3. the body's deadline ([`super::deadline`]), for a request with a body;
 //!
 //! then, on the answer: compression ([`super::encoding`]) of a routed
@@ -33,7 +34,7 @@ use actix_web::http::Method;
 use tracing::Level;
 
 use super::deadline::Armed;
-use super::{connections, deadline, drain, encoding, host};
+use super::{connections, deadline, drain, encoding, hits, host};
 use crate::metrics::metrics;
 use crate::problem::ApiError;
 use crate::telemetry::{client_id, fresh_id, REQUEST_ID};
@@ -95,9 +96,16 @@ where
         let method = self.counting.then(|| req.method().clone());
         let draining = drain::draining(&req);
         let refusal = connections::refusal(&req).or_else(|| host::refusal(&req));
-        let (state, deadline) = match refusal {
+        let (answer, route) = match refusal {
+            Some(answer) => (Some(answer), None),
+            None => match hits::answer(&req) {
+                Some((answer, route)) => (Some(answer), Some(route)),
+                None => (None, None),
+            },
+        };
+        let (state, deadline) = match answer {
             Some(answer) => (
-                State::Refused {
+                State::Answered {
                     answer: Some(req.into_response(answer)),
                 },
                 None,
@@ -119,6 +127,7 @@ where
                 started,
                 head,
                 method,
+                route,
                 draining,
                 deadline,
             },
@@ -127,10 +136,11 @@ where
 }
 
 pin_project_lite::pin_project! {
-    /// Where a request is: refused before its route, or with its route.
+    /// Where a request is: answered before its route (refused, or read
+    /// from the view cache), or with its route.
     #[project = StateProj]
     enum State<F> {
-        Refused { answer: Option<ServiceResponse<BoxBody>> },
+        Answered { answer: Option<ServiceResponse<BoxBody>> },
         Routed { #[pin] inner: F },
     }
 }
@@ -141,6 +151,9 @@ struct Ends {
     started: Instant,
     head: bool,
     method: Option<Method>,
+    /// The route pattern of an answer from the view cache (no route
+    /// matched it).
+    route: Option<&'static str>,
     draining: bool,
     deadline: Option<Armed>,
 }
@@ -167,7 +180,7 @@ where
         let ends = this.ends;
         let _entered = this.span.as_ref().map(tracing::Span::enter);
         let res = match this.state.project() {
-            StateProj::Refused { answer } => answer
+            StateProj::Answered { answer } => answer
                 .take()
                 .expect("a finished answer is not polled again"),
             StateProj::Routed { inner } => match inner.poll(cx) {
@@ -190,9 +203,10 @@ impl Ends {
                 .insert(CONNECTION, HeaderValue::from_static("close"));
         }
         if let Some(method) = &self.method {
-            let route = res.request().match_pattern();
+            let matched = res.request().match_pattern();
+            let route = self.route.or(matched.as_deref());
             metrics().request(
-                route.as_deref().unwrap_or("unmatched"),
+                route.unwrap_or("unmatched"),
                 method.as_str(),
                 res.status(),
                 self.started.elapsed(),

@@ -12,6 +12,7 @@ pub mod encoding;
 pub mod front;
 pub mod games;
 pub mod health;
+pub mod hits;
 pub mod host;
 pub mod json;
 pub mod limits;
@@ -60,10 +61,25 @@ impl Rendered {
         Rendered::typed(body, HeaderValue::from_static("application/json"))
     }
 
+    /// Wraps a JSON body that is a pure function of `inputs` (and of the
+    /// build), tagged by them ([`conditional::input_tag`]) rather than by
+    /// its bytes.
+    pub fn of_inputs(body: impl Into<Bytes>, inputs: &[&[u8]]) -> Rendered {
+        Rendered::tagged(
+            body.into(),
+            HeaderValue::from_static("application/json"),
+            conditional::input_tag(inputs),
+        )
+    }
+
     /// Wraps a body of another media type (a picture, a page).
     pub fn typed(body: impl Into<Bytes>, content_type: HeaderValue) -> Rendered {
         let body = body.into();
         let etag = conditional::body_tag(&body);
+        Rendered::tagged(body, content_type, etag)
+    }
+
+    fn tagged(body: Bytes, content_type: HeaderValue, etag: EntityTag) -> Rendered {
         let etag_header = HeaderValue::from_str(&etag.to_string())
             .expect("a quoted run of hex digits is a valid header value");
         let encoded = (body.len() >= encoding::MIN_SIZE && encoding::compressible(&content_type))

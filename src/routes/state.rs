@@ -121,7 +121,11 @@ pub async fn read(
     games::push_share_path(&mut key, kind, &code);
     let view = cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
         let pos = games::decode(kind, &code, "code")?;
-        Ok(Rendered::new(games::view(&pos, &key[..base_len])))
+        // The view is a function of its share URL: tagged by it.
+        Ok(Rendered::of_inputs(
+            games::view(&pos, &key[..base_len]),
+            &[b"read", key.as_bytes()],
+        ))
     })?;
     let mut response = immutable(&req, view);
     // Browsers are sent to the page instead (above).
@@ -147,7 +151,25 @@ pub async fn play(
         (AnyPosition::Xiangqi(p), Some(line)) => window::play(p, &body.actions, line, &base.0)?,
         (_, Some(_)) => return Err(GameError::HistoryNotTaken { game: kind }.into()),
     };
-    Ok(immutable_json(&req, view))
+    // The view is a function of the game, code, actions, history and base:
+    // tagged by them.
+    // Each list is preceded by its length, so that no two requests give
+    // the same inputs.
+    let actions = (body.actions.len() as u64).to_le_bytes();
+    let moves = body
+        .history
+        .as_ref()
+        .map(|l| (l.moves.len() as u64).to_le_bytes());
+    let mut inputs: Vec<&[u8]> = vec![b"play", kind.as_str().as_bytes(), code.as_bytes()];
+    inputs.push(&actions);
+    inputs.extend(body.actions.iter().map(|a| a.as_bytes()));
+    if let (Some(line), Some(moves)) = (&body.history, &moves) {
+        inputs.push(line.fen.as_bytes());
+        inputs.push(moves);
+        inputs.extend(line.moves.iter().map(|m| m.as_bytes()));
+    }
+    inputs.push(base.0.as_bytes());
+    Ok(immutable(&req, Rendered::of_inputs(view, &inputs)))
 }
 
 /// `POST /v1/{game}/import`

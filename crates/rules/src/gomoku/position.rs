@@ -579,13 +579,20 @@ impl Position {
         if self.winner.is_some() || self.is_full() {
             return Vec::new();
         }
-        let restricted = self.black_is_restricted();
-        let mut scratch = self.board.clone();
-        self.board
-            .empties()
-            .filter(|&(c, r)| !restricted || forbidden_at(&mut scratch, c, r).is_none())
-            .map(|(c, r)| point(c, r))
-            .collect()
+        let s = usize::from(self.size());
+        let mut out = Vec::with_capacity(s * s - self.black - self.white);
+        if self.black_is_restricted() {
+            let mut scratch = self.board.clone();
+            out.extend(
+                self.board
+                    .empties()
+                    .filter(|&(c, r)| forbidden_at(&mut scratch, c, r).is_none())
+                    .map(|(c, r)| point(c, r)),
+            );
+        } else {
+            out.extend(self.board.empties().map(|(c, r)| point(c, r)));
+        }
+        out
     }
 
     /// Black's forbidden points and why, in board order, when black is to

@@ -1,0 +1,141 @@
+//! Reads answered from the view cache before routing.
+//!
+//! A `GET /v1/{game}/{code}` whose view is in the cache (a start position,
+//! a link shared in a chat) needs nothing of the router, the extractors or
+//! the middleware between [`super::front`] and the handler: [`answer`]
+//! takes the game and code from the path, looks the share URL up, and
+//! answers as [`super::state::read`] would, with the CORS headers
+//! `actix-cors` would add ([`crate::startup`]'s policy: any origin, no
+//! credentials). Anything else — a miss, a code with percent-escapes, a
+//! browser asking for HTML, a path that is not a read — goes on to the
+//! router, which renders the view and keeps it, so that the next read of it
+//! is a hit.
+//!
+//! The cache only ever holds what the read handler rendered for a path the
+//! router sent it, so a path another route takes (`/v1/xiangqi/start`) is
+//! never found here.
+
+use actix_web::dev::ServiceRequest;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::Method;
+use actix_web::{web, HttpResponse};
+use qipan_rules::GameKind;
+
+use super::{base_url, immutable, pages};
+use crate::cache::ViewCache;
+use crate::configuration::Settings;
+use crate::games;
+
+/// The headers the API exposes to scripts of other origins
+/// (`Access-Control-Expose-Headers`).
+pub const EXPOSED: [&str; 7] = [
+    "ETag",
+    "Location",
+    "Retry-After",
+    "RateLimit",
+    "RateLimit-Policy",
+    "WWW-Authenticate",
+    "X-Request-Id",
+];
+
+/// The route pattern of a game's reads, as the router names it for
+/// `/metrics`.
+pub fn read_pattern(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Xiangqi => "/v1/xiangqi/{code}",
+        GameKind::Gomoku => "/v1/gomoku/{code}",
+        GameKind::Twenty48 => "/v1/2048/{code}",
+        GameKind::Quoridor => "/v1/quoridor/{code}",
+        GameKind::Tetris => "/v1/tetris/{code}",
+    }
+}
+
+/// The game and code of a read's path (`/v1/{game}/{code}`, a known game, a
+/// code without `/` or `%`), or `None`.
+fn read_path(path: &str) -> Option<(GameKind, &str)> {
+    let rest = path.strip_prefix("/v1/")?;
+    let (game, code) = rest.split_once('/')?;
+    let kind = GameKind::ALL.into_iter().find(|k| k.as_str() == game)?;
+    let plain = !code.is_empty() && !code.bytes().any(|b| b == b'/' || b == b'%');
+    plain.then_some((kind, code))
+}
+
+/// The answer to `req` from the view cache, with the route pattern to count
+/// it under, when it is a read of a cached view.
+pub fn answer(req: &ServiceRequest) -> Option<(HttpResponse, &'static str)> {
+    if !matches!(*req.method(), Method::GET | Method::HEAD) {
+        return None;
+    }
+    let (kind, code) = read_path(req.path())?;
+    let http = req.request();
+    let cache = http
+        .app_data::<web::Data<ViewCache>>()
+        .filter(|c| c.is_enabled())?;
+    if pages::prefers_html(http) {
+        return None;
+    }
+    let configured = http
+        .app_data::<web::Data<Settings>>()
+        .and_then(|s| s.public_url.as_deref());
+    let mut key = base_url(http, configured);
+    games::push_share_path(&mut key, kind, code);
+    let view = cache.get(&key)?;
+    let mut response = immutable(http, view);
+    let headers = response.headers_mut();
+    headers.append(header::VARY, HeaderValue::from_static("Accept"));
+    headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
+    if req.headers().contains_key(header::ORIGIN) {
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+    }
+    Some((response, read_pattern(kind)))
+}
+
+/// [`EXPOSED`] as one header value.
+fn exposed() -> HeaderValue {
+    static VALUE: std::sync::OnceLock<HeaderValue> = std::sync::OnceLock::new();
+    VALUE
+        .get_or_init(|| {
+            HeaderValue::from_str(&EXPOSED.join(", ").to_ascii_lowercase())
+                .expect("header names joined by commas make a header value")
+        })
+        .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_reads_of_known_games_are_looked_up() {
+        assert_eq!(
+            read_path("/v1/xiangqi/abc"),
+            Some((GameKind::Xiangqi, "abc"))
+        );
+        assert_eq!(
+            read_path("/v1/2048/x-_1"),
+            Some((GameKind::Twenty48, "x-_1"))
+        );
+        for path in [
+            "/v1/xiangqi/",
+            "/v1/xiangqi",
+            "/v1/chess/abc",
+            "/v1/xiangqi/abc/play",
+            "/v1/xiangqi/abc/",
+            "/v1/xiangqi/a%62c",
+            "/v2/xiangqi/abc",
+            "/v1/matches",
+        ] {
+            assert_eq!(read_path(path), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn every_game_has_its_read_pattern() {
+        for kind in GameKind::ALL {
+            assert_eq!(read_pattern(kind), format!("/v1/{kind}/{{code}}"));
+        }
+    }
+}
