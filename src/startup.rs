@@ -19,6 +19,7 @@ use crate::problem::{self, method_not_allowed};
 use crate::routes::connections::ConnectionCap;
 use crate::routes::drain::Draining;
 use crate::routes::front::Front;
+use crate::routes::hits::Hits;
 use crate::routes::host::HostPolicy;
 use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
@@ -124,6 +125,7 @@ impl Application {
             .max_connections
             .div_ceil(settings.workers.unwrap_or_else(num_workers).max(1))
             .max(1);
+        let hits = Hits::new(cache.clone(), settings.public_url.as_deref());
         let settings = web::Data::new(settings);
         let mut server = HttpServer::new(move || {
             App::new()
@@ -132,7 +134,10 @@ impl Application {
                 // included, gets its id and span.
                 .wrap(cors())
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
-                .wrap(Front { counting })
+                .wrap(Front {
+                    counting,
+                    hits: hits.clone(),
+                })
                 .app_data(settings.clone())
                 .app_data(hosts.clone())
                 .app_data(limits.clone())

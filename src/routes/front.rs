@@ -40,10 +40,12 @@ use crate::problem::ApiError;
 use crate::telemetry::{client_id, fresh_id, REQUEST_ID};
 
 /// The middleware; `counting` is `--metrics`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone)]
 pub struct Front {
     /// Whether requests are counted for `/metrics`.
     pub counting: bool,
+    /// Where cached reads are answered from, when views are cached.
+    pub hits: Option<hits::Hits>,
 }
 
 impl<S, B> Transform<S, ServiceRequest> for Front
@@ -61,15 +63,16 @@ where
         ready(Ok(FrontService {
             service,
             counting: self.counting,
+            hits: self.hits.clone(),
         }))
     }
 }
 
 /// The service [`Front`] wraps around the app.
-#[derive(Debug)]
 pub struct FrontService<S> {
     service: S,
     counting: bool,
+    hits: Option<hits::Hits>,
 }
 
 impl<S, B> Service<ServiceRequest> for FrontService<S>
@@ -98,7 +101,7 @@ where
         let refusal = connections::refusal(&req).or_else(|| host::refusal(&req));
         let (answer, route) = match refusal {
             Some(answer) => (Some(answer), None),
-            None => match hits::answer(&req) {
+            None => match self.hits.as_ref().and_then(|h| h.answer(&req)) {
                 Some((answer, route)) => (Some(answer), Some(route)),
                 None => (None, None),
             },
@@ -203,10 +206,12 @@ impl Ends {
                 .insert(CONNECTION, HeaderValue::from_static("close"));
         }
         if let Some(method) = &self.method {
-            let matched = res.request().match_pattern();
-            let route = self.route.or(matched.as_deref());
+            let matched = match self.route {
+                Some(_) => None,
+                None => res.request().match_pattern(),
+            };
             metrics().request(
-                route.unwrap_or("unmatched"),
+                self.route.or(matched.as_deref()).unwrap_or("unmatched"),
                 method.as_str(),
                 res.status(),
                 self.started.elapsed(),

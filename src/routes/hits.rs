@@ -15,6 +15,8 @@
 //! router sent it, so a path another route takes (`/v1/xiangqi/start`) is
 //! never found here.
 
+use std::sync::Arc;
+
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::Method;
@@ -23,7 +25,6 @@ use qipan_rules::GameKind;
 
 use super::{base_url, immutable, pages};
 use crate::cache::ViewCache;
-use crate::configuration::Settings;
 use crate::games;
 
 /// The headers the API exposes to scripts of other origins
@@ -60,37 +61,49 @@ fn read_path(path: &str) -> Option<(GameKind, &str)> {
     plain.then_some((kind, code))
 }
 
-/// The answer to `req` from the view cache, with the route pattern to count
-/// it under, when it is a read of a cached view.
-pub fn answer(req: &ServiceRequest) -> Option<(HttpResponse, &'static str)> {
-    if !matches!(*req.method(), Method::GET | Method::HEAD) {
-        return None;
+/// The view cache, and what a read's share URL is built from.
+#[derive(Clone)]
+pub struct Hits {
+    cache: web::Data<ViewCache>,
+    public_url: Option<Arc<str>>,
+}
+
+impl Hits {
+    /// Answers from `cache` (`None` when it keeps nothing), with share
+    /// URLs on `public_url` when one is configured.
+    pub fn new(cache: web::Data<ViewCache>, public_url: Option<&str>) -> Option<Hits> {
+        cache.is_enabled().then(|| Hits {
+            cache,
+            public_url: public_url.map(Arc::from),
+        })
     }
-    let (kind, code) = read_path(req.path())?;
-    let http = req.request();
-    let cache = http
-        .app_data::<web::Data<ViewCache>>()
-        .filter(|c| c.is_enabled())?;
-    if pages::prefers_html(http) {
-        return None;
+
+    /// The answer to `req` from the view cache, with the route pattern to
+    /// count it under, when it is a read of a cached view.
+    pub fn answer(&self, req: &ServiceRequest) -> Option<(HttpResponse, &'static str)> {
+        if !matches!(*req.method(), Method::GET | Method::HEAD) {
+            return None;
+        }
+        let (kind, code) = read_path(req.path())?;
+        let http = req.request();
+        if pages::prefers_html(http) {
+            return None;
+        }
+        let mut key = base_url(http, self.public_url.as_deref());
+        games::push_share_path(&mut key, kind, code);
+        let view = self.cache.get(&key)?;
+        let mut response = immutable(http, view);
+        let headers = response.headers_mut();
+        headers.append(header::VARY, HeaderValue::from_static("Accept"));
+        headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
+        if req.headers().contains_key(header::ORIGIN) {
+            headers.insert(
+                header::ACCESS_CONTROL_ALLOW_ORIGIN,
+                HeaderValue::from_static("*"),
+            );
+        }
+        Some((response, read_pattern(kind)))
     }
-    let configured = http
-        .app_data::<web::Data<Settings>>()
-        .and_then(|s| s.public_url.as_deref());
-    let mut key = base_url(http, configured);
-    games::push_share_path(&mut key, kind, code);
-    let view = cache.get(&key)?;
-    let mut response = immutable(http, view);
-    let headers = response.headers_mut();
-    headers.append(header::VARY, HeaderValue::from_static("Accept"));
-    headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
-    if req.headers().contains_key(header::ORIGIN) {
-        headers.insert(
-            header::ACCESS_CONTROL_ALLOW_ORIGIN,
-            HeaderValue::from_static("*"),
-        );
-    }
-    Some((response, read_pattern(kind)))
 }
 
 /// [`EXPOSED`] as one header value.

@@ -65,6 +65,15 @@ impl JsonOut {
         self.text.push('"');
     }
 
+    /// Writes part of a string whose quotes the caller writes (in its
+    /// [`JsonOut::syntax`] fragments): a name from a table or a notation,
+    /// which needs no escaping (debug builds check).
+    #[inline]
+    pub fn raw(&mut self, part: &str) {
+        debug_assert!(plain(part), "{part:?} would need escaping");
+        self.text.push_str(part);
+    }
+
     /// Writes the concatenation of names (see [`JsonOut::name`]) as one
     /// string: a notation made of parts from tables (`h2` `e2`).
     #[inline]
@@ -90,6 +99,18 @@ impl JsonOut {
             self.text.push(c);
         }
         self.text.push('"');
+    }
+
+    /// [`JsonOut::chars`] without the quotes (see [`JsonOut::raw`]).
+    #[inline]
+    pub fn raw_chars(&mut self, chars: impl IntoIterator<Item = char>) {
+        for c in chars {
+            debug_assert!(
+                c >= ' ' && c != '"' && c != '\\',
+                "{c:?} would need escaping"
+            );
+            self.text.push(c);
+        }
     }
 
     /// Writes any string, escaped as serde_json escapes it.

@@ -165,6 +165,7 @@ impl Name {
     }
 
     /// The name as UTF-8 in `buf` (four characters take at most 16 bytes).
+    #[inline]
     pub fn encode<'a>(&self, buf: &'a mut [u8; 16]) -> &'a str {
         let mut len = 0;
         for c in self.0 {
