@@ -590,7 +590,7 @@ impl Position {
                     .map(|(c, r)| point(c, r)),
             );
         } else {
-            out.extend(self.board.empties().map(|(c, r)| point(c, r)));
+            self.board.push_empties(&mut out);
         }
         out
     }
