@@ -212,3 +212,19 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod input_tags {
+    use super::input_tag;
+
+    #[test]
+    fn inputs_are_told_apart_where_they_split() {
+        let tag = input_tag(&[b"view", b"http://h/v1/xiangqi/abc"]);
+        assert!(!tag.weak);
+        assert!(tag.strong_eq(&input_tag(&[b"view", b"http://h/v1/xiangqi/abc"])));
+        assert!(!tag.strong_eq(&input_tag(&[b"view", b"http://h/v1/xiangqi/abd"])));
+        assert!(!input_tag(&[b"ab", b"c"]).strong_eq(&input_tag(&[b"a", b"bc"])));
+        assert!(!input_tag(&[b"ab"]).strong_eq(&input_tag(&[b"ab", b""])));
+        assert_eq!(tag.tag().len(), 16);
+    }
+}

@@ -95,7 +95,12 @@ pub async fn start(
     let (pos, pure) = games::start(kind, &query)?;
     let view = games::view(&pos, &base.0);
     if pure {
-        Ok(immutable_json(&req, view))
+        // The view of a code, as its read gives it: tagged alike.
+        let url = games::share_url(&base.0, kind, &pos.to_code());
+        Ok(immutable(
+            &req,
+            Rendered::of_inputs(view, &view_inputs(&url)),
+        ))
     } else {
         // A random seed was drawn: another request gets another game.
         Ok(HttpResponse::Ok()
@@ -124,7 +129,7 @@ pub async fn read(
         // The view is a function of its share URL: tagged by it.
         Ok(Rendered::of_inputs(
             games::view(&pos, &key[..base_len]),
-            &[b"read", key.as_bytes()],
+            &view_inputs(&key),
         ))
     })?;
     let mut response = immutable(&req, view);
@@ -134,6 +139,13 @@ pub async fn read(
         actix_web::http::header::HeaderValue::from_static("Accept"),
     );
     Ok(response)
+}
+
+/// What the view of a position, read by its share URL `url`, is a function
+/// of (besides the build): the URL. A start and a read of the same code
+/// are tagged alike.
+fn view_inputs(url: &str) -> [&[u8]; 2] {
+    [b"view", url.as_bytes()]
 }
 
 /// `POST /v1/{game}/{code}/play`

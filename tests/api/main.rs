@@ -10,6 +10,7 @@ mod duels;
 mod errors;
 mod gomoku;
 mod helpers;
+mod hits;
 mod http;
 mod limits;
 mod live;
