@@ -32,6 +32,21 @@ pub struct Metrics {
     pool_idle: IntGauge,
 }
 
+/// A request series a worker thread has counted into: its labels, and
+/// the handles [`Metrics::request`] got for them. Route patterns and
+/// methods are few, statuses a handful each: a thread keeps some dozens.
+struct Series {
+    route: String,
+    method: String,
+    status: StatusCode,
+    requests: IntCounter,
+    latency: prometheus::Histogram,
+}
+
+thread_local! {
+    static SERIES: std::cell::RefCell<Vec<Series>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The process's metrics.
 pub fn metrics() -> &'static Metrics {
     static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
@@ -136,13 +151,40 @@ impl Metrics {
     /// An answered request: `route` is its route's pattern
     /// (`/v1/{game}/{code}`), never the path itself, so the label set stays
     /// small whatever clients send.
+    ///
+    /// Each worker thread keeps the series it has counted into, so that a
+    /// request finds its counter and histogram by comparing a few short
+    /// strings instead of hashing its labels into the shared maps.
     pub fn request(&self, route: &str, method: &str, status: StatusCode, took: Duration) {
-        self.requests
-            .with_label_values(&[route, method, status.as_str()])
-            .inc();
-        self.latency
-            .with_label_values(&[route, method])
-            .observe(took.as_secs_f64());
+        SERIES.with_borrow_mut(|series| {
+            let found = series
+                .iter()
+                .position(|s| s.status == status && s.method == method && s.route == route);
+            // A series found moves one place up, so that the busiest
+            // stay first (the list holds every route's answers in time).
+            let found = found.map(|i| match i {
+                0 => 0,
+                i => {
+                    series.swap(i, i - 1);
+                    i - 1
+                }
+            });
+            let index = found.unwrap_or_else(|| {
+                series.push(Series {
+                    route: route.to_owned(),
+                    method: method.to_owned(),
+                    status,
+                    requests: self
+                        .requests
+                        .with_label_values(&[route, method, status.as_str()]),
+                    latency: self.latency.with_label_values(&[route, method]),
+                });
+                series.len() - 1
+            });
+            let s = &series[index];
+            s.requests.inc();
+            s.latency.observe(took.as_secs_f64());
+        });
     }
 
     /// A match was created.
