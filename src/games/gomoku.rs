@@ -89,8 +89,8 @@ impl Board {
         let mut stones = [None; MAX_SIZE as usize * MAX_SIZE as usize];
         let mut cells = stones.iter_mut();
         for row in (0..size).rev() {
-            for (col, cell) in (0..size).zip(cells.by_ref()) {
-                *cell = Point::new(col, row).and_then(|p| pos.stone_at(p));
+            for (stone, cell) in pos.row_stones(row).zip(cells.by_ref()) {
+                *cell = stone;
             }
         }
         Board { size, stones }
@@ -117,18 +117,20 @@ impl WriteJson for Board {
     fn write_json(&self, out: &mut JsonOut) {
         let mut rows = out.array();
         for row in self.rows() {
-            let mut cells = rows.item().array();
+            let out = rows.item();
+            // Stone::as_str, quoted, or null, after the row's `[` or a
+            // comma: constants, one copied in place per point.
+            let mut first = true;
             for cell in row {
-                // Stone::as_str, quoted, or null: constants, each copied
-                // in place.
-                let out = cells.item();
-                match cell {
-                    Some(Stone::Black) => out.syntax("\"black\""),
-                    Some(Stone::White) => out.syntax("\"white\""),
-                    None => out.syntax("null"),
-                }
+                let (opening, next) = match cell {
+                    Some(Stone::Black) => ("[\"black\"", ",\"black\""),
+                    Some(Stone::White) => ("[\"white\"", ",\"white\""),
+                    None => ("[null", ",null"),
+                };
+                out.syntax(if first { opening } else { next });
+                first = false;
             }
-            cells.end();
+            out.syntax(if first { "[]" } else { "]" });
         }
         rows.end();
     }

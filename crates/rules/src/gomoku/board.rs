@@ -165,6 +165,22 @@ impl Board {
         out
     }
 
+    /// The stones of row `r` (0 is the bottom), column `a` first: `size`
+    /// cells, `None` where empty; nothing for a row off the board.
+    pub fn row_stones(&self, r: u8) -> impl Iterator<Item = Option<Stone>> + '_ {
+        let (s, r) = (usize::from(self.size), usize::from(r));
+        let row = if r < s {
+            &self.cells[r * STRIDE..r * STRIDE + s]
+        } else {
+            &[]
+        };
+        row.iter().map(|&cell| match cell {
+            BLACK => Some(Stone::Black),
+            WHITE => Some(Stone::White),
+            _ => None,
+        })
+    }
+
     /// Appends every empty point to `out`, in board order: what
     /// [`Board::empties`] gives, in one pass over the rows.
     pub fn push_empties(&self, out: &mut Vec<Point>) {

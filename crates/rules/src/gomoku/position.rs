@@ -471,6 +471,14 @@ impl Position {
         self.board.stone_at(p)
     }
 
+    /// The stones of row `row` (0 is the bottom row), column `a` first,
+    /// `None` where a point is empty: what [`Position::stone_at`] answers
+    /// for each point of the row, in one pass (nothing for a row off the
+    /// board).
+    pub fn row_stones(&self, row: u8) -> impl Iterator<Item = Option<Stone>> + '_ {
+        self.board.row_stones(row)
+    }
+
     /// How many stones of `stone` are on the board.
     pub fn stone_count(&self, stone: Stone) -> usize {
         match stone {
