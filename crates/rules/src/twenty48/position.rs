@@ -456,12 +456,12 @@ impl Position {
     /// for it, in the order of [`Direction::ALL`] (up, down, left, right):
     /// the four children a search expands. The same results as four calls
     /// of [`Position::slide`], for fewer operations: the sum of the tiles is
-    /// looked at once rather than four times, the four slides share the
-    /// gathered columns and rows, and on the four-bit path every word of a
-    /// result but the board is the position's own, which `f` may work out
-    /// once for the four. A closure rather than a returned array, so that
-    /// what `f` does with those results is not merged with what it does
-    /// with the other path's.
+    /// looked at once rather than four times, and the four slides share the
+    /// gathered columns and rows. A closure rather than a returned array, so
+    /// that what `f` does with the four-bit path's results (every word but
+    /// the board the position's own) is not merged with what it does with
+    /// the other path's, which would keep every result's words apart and
+    /// select between them.
     #[inline(always)]
     pub fn each_slide(&self, mut f: impl FnMut(Direction, Option<(Position, u64)>)) {
         if !self.extra.below_65536() {
