@@ -376,9 +376,10 @@ impl Hasher for Sum {
     }
 }
 
-/// One pass of `tight`: every position's four moves written out, each
-/// result consumed (the new position hashed in, or the no-op counted), as
-/// the driver consumes theirs.
+/// One pass of `tight`: every position's four moves (through
+/// `Position::each_slide`, where the driver writes their four
+/// `execute_move` calls out), each result consumed (the new position hashed
+/// in, or the no-op counted), as the driver consumes theirs.
 #[inline(never)]
 fn tight_pass(positions: &[Position]) -> (u64, u64) {
     let mut sum = Sum(0);
@@ -388,10 +389,8 @@ fn tight_pass(positions: &[Position]) -> (u64, u64) {
         None => noops += 1,
     };
     for p in positions {
-        consume(p.slide(Direction::Up));
-        consume(p.slide(Direction::Down));
-        consume(p.slide(Direction::Left));
-        consume(p.slide(Direction::Right));
+        // The four moves of a position, as a search expands it.
+        p.each_slide(|_, next| consume(next));
     }
     (sum.0, noops)
 }

@@ -20,7 +20,12 @@
 #   THEIRS=$(bash scripts/build-nneonneo.sh DIR | tail -n 1) bash scripts/slide-vs-nneonneo.sh
 #
 # runs the comparison. The driver is built as slide_bench is: -O3, and with
-# NATIVE=1 -march=native beside Rust's -C target-cpu=native.
+# NATIVE=1 -march=native beside Rust's -C target-cpu=native. With NATIVE=1
+# it also builds OUT/driver-callgrind, the first for -march=x86-64-v3 (AVX2,
+# BMI2): valgrind 3.19 stops at the first AVX-512 instruction, which
+# -march=native emits on a CPU that has them, and
+# scripts/slide-vs-nneonneo.sh counts instructions on this build (beside
+# ours built with -C target-cpu=x86-64-v3) when it is there.
 #
 # Environment (defaults):
 #   NNEONNEO_GIT  their git directory (required unless given as the argument)
@@ -61,8 +66,14 @@ if [[ $NATIVE == 1 ]]; then
     flags+=(-march=native)
 fi
 "$CXX" "${flags[@]}" -I "$OUT/src" -o "$OUT/driver" scripts/nneonneo-driver.cpp
+if [[ $NATIVE == 1 ]]; then
+    "$CXX" "${flags[@]/-march=native/-march=x86-64-v3}" -I "$OUT/src" -o "$OUT/driver-callgrind" \
+        scripts/nneonneo-driver.cpp
+fi
 "$CXX" "${flags[@]}" -Dmain=nneonneo_main -c -o "$OUT/2048.o" "$OUT/src/2048.cpp"
 "$CXX" "${flags[@]}" -DNNEONNEO_LINKED -I "$OUT/src" -o "$OUT/driver-linked" \
     scripts/nneonneo-driver.cpp "$OUT/2048.o"
-echo "nneonneo/2048-ai $commit, $CXX ${flags[*]}: $OUT/driver, $OUT/driver-linked" >&2
+built="$OUT/driver, $OUT/driver-linked"
+[[ $NATIVE == 1 ]] && built+=", $OUT/driver-callgrind (x86-64-v3)"
+echo "nneonneo/2048-ai $commit, $CXX ${flags[*]}: $built" >&2
 echo "$OUT/driver"

@@ -64,9 +64,9 @@ inline void consume(board_t board, board_t next, Pass &p) {
 
 }  // namespace
 
-// One tight pass: every board's four moves written out, as slide_bench's
-// `pass` writes them. extern "C" and out of line, so that callgrind can
-// find it by name.
+// One tight pass: every board's four moves written out (slide_bench's
+// `pass` takes them from Position::each_slide). extern "C" and out of line,
+// so that callgrind can find it by name.
 extern "C" __attribute__((noinline)) Pass tight_pass(const board_t *boards, size_t n) {
     Pass p = {0, 0};
     for (size_t i = 0; i < n; ++i) {

@@ -36,7 +36,11 @@
 # CALLGRIND=1 each program also runs once under valgrind's callgrind, which
 # counts the instructions spent in the timed loops (stable where wall time
 # on a busy machine is not; THEIRS must then name its loops tight_pass and
-# chain).
+# chain). valgrind 3.19 cannot run code that uses AVX-512, which a native
+# build on a CPU that has it does; with NATIVE=1 the counts are taken on
+# builds for x86-64-v3 (AVX2, BMI2) instead: ours built with -C
+# target-cpu=x86-64-v3 (in CARGO_TARGET_DIR-callgrind), theirs
+# THEIRS_CALLGRIND.
 #
 # Environment (defaults):
 #   THEIRS        the program timing their execute_move (required)
@@ -48,6 +52,10 @@
 #   ROUNDS        runs of each program (7)
 #   NATIVE        1: -C target-cpu=native for ours (build THEIRS alike); 0: not (1)
 #   CALLGRIND     1: also count instructions under callgrind (0)
+#   THEIRS_CALLGRIND  the program whose instructions are counted for theirs
+#                 (with NATIVE=1: the driver-callgrind beside THEIRS, which
+#                 scripts/build-nneonneo.sh builds for x86-64-v3, if there;
+#                 else THEIRS)
 #   CARGO_TARGET_DIR  where cargo builds slide_bench (/tmp/target-2048)
 set -euo pipefail
 
@@ -85,6 +93,18 @@ ours=$CARGO_TARGET_DIR/release/examples/slide_bench
 cp "$ours" "$WORK/ours"
 
 "$WORK/ours" positions "$COUNT" "$SEED" >"$WORK/boards.txt"
+
+# The copies callgrind runs, see the header.
+cp "$WORK/ours" "$WORK/ours-callgrind"
+cp "$THEIRS" "$WORK/theirs-callgrind"
+if [[ $CALLGRIND == 1 && $NATIVE == 1 ]]; then
+    CARGO_TARGET_DIR=$CARGO_TARGET_DIR-callgrind RUSTFLAGS="${RUSTFLAGS:-} -C target-cpu=x86-64-v3" \
+        cargo build --quiet --release --locked -p qipan-rules --example slide_bench
+    cp "$CARGO_TARGET_DIR-callgrind/release/examples/slide_bench" "$WORK/ours-callgrind"
+    THEIRS_CALLGRIND=${THEIRS_CALLGRIND:-$(dirname "$THEIRS")/driver-callgrind}
+    [[ -x $THEIRS_CALLGRIND ]] || THEIRS_CALLGRIND=$THEIRS
+    cp "$THEIRS_CALLGRIND" "$WORK/theirs-callgrind"
+fi
 
 # One run of a program: "workload moves/s rest" lines, the key= prefixes
 # of the checks dropped.
@@ -173,10 +193,14 @@ if [[ $CALLGRIND == 1 ]]; then
         fi
     }
     echo
-    echo "callgrind, instructions per move:"
-    echo "ours:   tight $(per_move slide_bench::tight_pass "$WORK/ours" run "$WORK/boards.txt")," \
-        "gains $(per_move slide_bench::gains_pass "$WORK/ours" run "$WORK/boards.txt")," \
-        "chain $(per_move slide_bench::chain "$WORK/ours" run "$WORK/boards.txt")"
-    echo "theirs: tight $(per_move tight_pass "$WORK/theirs" "$WORK/boards.txt")," \
-        "chain $(per_move chain "$WORK/theirs" "$WORK/boards.txt")"
+    if [[ $NATIVE == 1 ]]; then
+        echo "callgrind, instructions per move (ours for x86-64-v3, theirs ${THEIRS_CALLGRIND:-$THEIRS}):"
+    else
+        echo "callgrind, instructions per move:"
+    fi
+    echo "ours:   tight $(per_move slide_bench::tight_pass "$WORK/ours-callgrind" run "$WORK/boards.txt")," \
+        "gains $(per_move slide_bench::gains_pass "$WORK/ours-callgrind" run "$WORK/boards.txt")," \
+        "chain $(per_move slide_bench::chain "$WORK/ours-callgrind" run "$WORK/boards.txt")"
+    echo "theirs: tight $(per_move tight_pass "$WORK/theirs-callgrind" "$WORK/boards.txt")," \
+        "chain $(per_move chain "$WORK/theirs-callgrind" "$WORK/boards.txt")"
 fi

@@ -25,8 +25,10 @@
 //! and in the same order as the C++ half:
 //!
 //! - `tight`: PASSES passes over every board × the four directions (the
-//!   four moves written out), every result consumed: the new position
-//!   (board, score, generator state, through its `Hash`) or the no-op;
+//!   four moves of `Position::each_slide`, as a search expands a position;
+//!   the C++ half writes its four `execute_move` calls out), every result
+//!   consumed: the new position (board, score, generator state, through its
+//!   `Hash`) or the no-op;
 //! - `gains`: the same, and the score each move gains summed as well (the
 //!   position carries its score in a form a slide leaves alone, so `tight`
 //!   does not ask for the gain; this one does, as a search that adds up
@@ -185,11 +187,8 @@ fn pass<const GAINS: bool>(positions: &[Position]) -> (u64, u64) {
         None => noops += 1,
     };
     for p in positions {
-        // The four moves written out, as the C++ half writes them.
-        consume(p.slide(Direction::Up));
-        consume(p.slide(Direction::Down));
-        consume(p.slide(Direction::Left));
-        consume(p.slide(Direction::Right));
+        // The four moves of the position, which the C++ half writes out.
+        p.each_slide(|_, next| consume(next));
     }
     (sum.0, noops)
 }

@@ -1012,6 +1012,37 @@ proptest! {
     }
 
     #[test]
+    fn each_slide_is_the_four_slides(grid in any_grid()) {
+        let pos = at_max_score(grid, 0);
+        let mut seen = Vec::new();
+        pos.each_slide(|d, slid| seen.push((d, slid)));
+        let expected: Vec<_> = Direction::ALL.into_iter().map(|d| (d, pos.slide(d))).collect();
+        prop_assert_eq!(seen, expected);
+    }
+
+    /// Around 32768 the tiles often add up to 65536 or more, which
+    /// `each_slide` takes another way than the rest.
+    #[test]
+    fn each_slide_is_the_reference_slide_around_32768(grid in grid_near_32768()) {
+        let pos = at_max_score(grid, 0);
+        let mut seen = Vec::new();
+        pos.each_slide(|d, slid| seen.push((d, slid)));
+        prop_assert_eq!(seen.iter().map(|&(d, _)| d).collect::<Vec<_>>(), Direction::ALL.to_vec());
+        for (d, slid) in seen {
+            let (expected, gained) = reference_slide(&grid, d);
+            match slid {
+                None => prop_assert_eq!(expected, grid),
+                Some((next, g)) => {
+                    prop_assert_eq!(next.grid(), expected);
+                    prop_assert_eq!(g, gained);
+                    prop_assert_eq!(next.score(), pos.score() + gained);
+                    prop_assert_eq!(next.rng_state(), pos.rng_state());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_slide_conserves_the_tile_sum(grid in any_grid(), d in any_direction()) {
         if let Some((next, gained)) = at_max_score(grid, 0).slide(d) {
             prop_assert_eq!(tile_sum(&next.grid()), tile_sum(&grid));

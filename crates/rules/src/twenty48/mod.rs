@@ -92,7 +92,9 @@
 //! that does not ask for the gain does not pay for it. It also keeps the
 //! sum of its tiles, which slides do not change either: while it is below
 //! 65536 the nibbles suffice, and a slide knows it from the sum's sign
-//! without looking at the tiles.
+//! without looking at the tiles. A search that expands all four moves of a
+//! position asks [`Position::each_slide`], which looks at the sign once for
+//! the four and hands each result to the caller's closure.
 
 mod board;
 mod code;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{tables, Board, MAX_EXP};
+use super::board::{tables, Board, Tables, MAX_EXP};
 use super::code::CodeError;
 use super::types::{Direction, ParseDirectionError, Slide, Spawn};
 use crate::rng::SplitMix64;
@@ -202,6 +202,14 @@ impl fmt::Debug for Position {
             .finish()
     }
 }
+
+/// Marks the branch that calls it as the rarer one, for the compiler's
+/// layout and its choice between a branch and a select (what
+/// `std::hint::cold_path` does from Rust 1.95; the workspace's
+/// `rust-version` is older).
+#[cold]
+#[inline]
+fn unlikely() {}
 
 /// Places one tile: first the value (a draw below 10: 0 gives a 4, anything
 /// else a 2), then the cell (a draw below the number of empty cells, counted
@@ -442,6 +450,74 @@ impl Position {
             rng: self.rng,
         };
         (nibbles != self.nibbles).then_some((next, u64::from(gain)))
+    }
+
+    /// Calls `f` with each direction and what [`Position::slide`] gives
+    /// for it, in the order of [`Direction::ALL`] (up, down, left, right):
+    /// the four children a search expands. The same results as four calls
+    /// of [`Position::slide`], for fewer operations: the sum of the tiles is
+    /// looked at once rather than four times, and the four slides share the
+    /// gathered columns and rows. A closure rather than a returned array, so
+    /// that what `f` does with the four-bit path's results (every word but
+    /// the board the position's own) is not merged with what it does with
+    /// the other path's, which would keep every result's words apart and
+    /// select between them.
+    #[inline(always)]
+    pub fn each_slide(&self, mut f: impl FnMut(Direction, Option<(Position, u64)>)) {
+        if !self.extra.below_65536() {
+            // `f` is called here rather than in the out-of-line part, which
+            // would need what `f` captures in memory.
+            let slid = self.slides_large();
+            for (d, slid) in Direction::ALL.into_iter().zip(slid) {
+                f(d, slid);
+            }
+            return;
+        }
+        // Written out: a loop over `Direction::ALL` may leave the direction
+        // to run time.
+        let t = tables();
+        self.slide_small(Direction::Up, t, &mut f);
+        self.slide_small(Direction::Down, t, &mut f);
+        self.slide_small(Direction::Left, t, &mut f);
+        self.slide_small(Direction::Right, t, &mut f);
+    }
+
+    /// One slide of [`Position::each_slide`] for tiles that add up to less
+    /// than 65536: the nibble path, the fifth bits (none), the 4s and the
+    /// sum unchanged, and `f` called in either branch.
+    ///
+    /// A move that changes nothing is marked the rarer case (as it is in a
+    /// search: some one move in eight on mid-game boards). Without the
+    /// mark the two calls of `f` may be merged into one that computes what
+    /// `f` does with a new position for every move and then throws it away
+    /// for a no-op, several operations more a move than the branch.
+    #[inline(always)]
+    fn slide_small(
+        &self,
+        d: Direction,
+        t: &Tables,
+        f: &mut impl FnMut(Direction, Option<(Position, u64)>),
+    ) {
+        let (nibbles, gain) = Board::slide_nibbles(self.nibbles, d, t);
+        if nibbles != self.nibbles {
+            let next = Position {
+                nibbles,
+                extra: self.extra,
+                rng: self.rng,
+            };
+            f(d, Some((next, u64::from(gain))));
+        } else {
+            unlikely();
+            f(d, None);
+        }
+    }
+
+    /// The four slides of [`Position::each_slide`] for tiles that add up to
+    /// 65536 or more, out of line.
+    #[cold]
+    #[inline(never)]
+    fn slides_large(&self) -> [Option<(Position, u64)>; 4] {
+        Direction::ALL.map(|d| self.slide(d))
     }
 
     /// The board and the gain of [`Position::slide`] for tiles that add up
