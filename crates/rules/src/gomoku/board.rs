@@ -196,12 +196,11 @@ impl Board {
 
     /// Every empty point, in board order (row by row from the bottom,
     /// column `a` first).
-    pub fn empties(&self) -> Empties<'_> {
-        Empties {
-            board: self,
-            c: 0,
-            r: 0,
-        }
+    pub fn empties(&self) -> impl Iterator<Item = (i8, i8)> + '_ {
+        let s = self.size as i8;
+        (0..s)
+            .flat_map(move |r| (0..s).map(move |c| (c, r)))
+            .filter(|&(c, r)| self.get(c, r) == EMPTY)
     }
 
     /// Number of stones of each colour, black first.
@@ -218,34 +217,6 @@ impl Board {
             }
         }
         n
-    }
-}
-
-/// The empty points of a board, in board order: a plain scan of the cells
-/// (a view or a move list visits all 225 or 361 of them).
-pub(crate) struct Empties<'a> {
-    board: &'a Board,
-    c: i8,
-    r: i8,
-}
-
-impl Iterator for Empties<'_> {
-    type Item = (i8, i8);
-
-    fn next(&mut self) -> Option<(i8, i8)> {
-        let s = self.board.size as i8;
-        while self.r < s {
-            let (c, r) = (self.c, self.r);
-            self.c += 1;
-            if self.c == s {
-                self.c = 0;
-                self.r += 1;
-            }
-            if self.board.cells[r as usize * STRIDE + c as usize] == EMPTY {
-                return Some((c, r));
-            }
-        }
-        None
     }
 }
 
