@@ -19,6 +19,7 @@ baseline's path. Options: --self (sort by self cost), --top N (40),
 """
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -53,6 +54,12 @@ def costs(path, inclusive):
 
 
 def per_request(base, count, inclusive):
+    for path in (base + ".out", base + ".warm.out"):
+        if not os.path.isfile(path):
+            sys.exit(
+                f"{path}: no such callgrind file; run PROFILE=1 bash scripts/request-cost.sh "
+                "first (it keeps NAME.out and NAME.warm.out in OUT, /tmp/request-cost by default)"
+            )
     total = costs(base + ".out", inclusive)
     warm = costs(base + ".warm.out", inclusive)
     return {k: (total.get(k, 0) - warm.get(k, 0)) / count for k in set(total) | set(warm)}
