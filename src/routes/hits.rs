@@ -23,9 +23,8 @@ use actix_web::http::Method;
 use actix_web::{web, HttpResponse};
 use qipan_rules::GameKind;
 
-use super::{base_url, immutable, pages};
+use super::{pages, state};
 use crate::cache::ViewCache;
-use crate::games;
 
 /// The headers the API exposes to scripts of other origins
 /// (`Access-Control-Expose-Headers`).
@@ -89,12 +88,10 @@ impl Hits {
         if pages::prefers_html(http) {
             return None;
         }
-        let mut key = base_url(http, self.public_url.as_deref());
-        games::push_share_path(&mut key, kind, code);
+        let (key, _) = state::read_key(http, self.public_url.as_deref(), kind, code);
         let view = self.cache.get(&key)?;
-        let mut response = immutable(http, view);
+        let mut response = state::read_answer(http, view);
         let headers = response.headers_mut();
-        headers.append(header::VARY, HeaderValue::from_static("Accept"));
         headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
         if req.headers().contains_key(header::ORIGIN) {
             headers.insert(

@@ -120,10 +120,7 @@ pub async fn read(
     if super::pages::prefers_html(&req) {
         return Ok(super::pages::see_page(games::page_url("", kind, &code)));
     }
-    // The share URL is the cache key: the view is a pure function of it.
-    let mut key = base_url(&req, configured_base(&req));
-    let base_len = key.len();
-    games::push_share_path(&mut key, kind, &code);
+    let (key, base_len) = read_key(&req, configured_base(&req), kind, &code);
     let view = cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
         let pos = games::decode(kind, &code, "code")?;
         // The view is a function of its share URL: tagged by it.
@@ -132,13 +129,33 @@ pub async fn read(
             &view_inputs(&key),
         ))
     })?;
-    let mut response = immutable(&req, view);
-    // Browsers are sent to the page instead (above).
+    Ok(read_answer(&req, view))
+}
+
+/// The cache key of a read of `code`: its share URL (on `public_url` when
+/// one is configured), with the length of the base before the path. The
+/// view is a pure function of it.
+pub(super) fn read_key(
+    req: &HttpRequest,
+    public_url: Option<&str>,
+    kind: GameKind,
+    code: &str,
+) -> (String, usize) {
+    let mut key = base_url(req, public_url);
+    let base_len = key.len();
+    games::push_share_path(&mut key, kind, code);
+    (key, base_len)
+}
+
+/// A read's answer from its view: immutable, and varying by `Accept`,
+/// since browsers are sent to the page instead.
+pub(super) fn read_answer(req: &HttpRequest, view: Rendered) -> HttpResponse {
+    let mut response = immutable(req, view);
     response.headers_mut().append(
         actix_web::http::header::VARY,
         actix_web::http::header::HeaderValue::from_static("Accept"),
     );
-    Ok(response)
+    response
 }
 
 /// What the view of a position, read by its share URL `url`, is a function
