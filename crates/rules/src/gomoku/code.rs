@@ -272,7 +272,7 @@ fn read_move_list(start: Position, body: &[u8], length: usize) -> Result<Positio
             value,
             size,
         })?;
-        pos = pos.play(point).map_err(|reason| CodeError::IllegalMove {
+        pos.place(point).map_err(|reason| CodeError::IllegalMove {
             number,
             point,
             reason,

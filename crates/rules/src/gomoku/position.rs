@@ -373,8 +373,7 @@ impl Position {
     pub fn from_moves(variant: Variant, size: u8, moves: &[Point]) -> Result<Position, MovesError> {
         let mut pos = Position::new(variant, size)?;
         for (index, &point) in moves.iter().enumerate() {
-            pos = pos
-                .play(point)
+            pos.place(point)
                 .map_err(|reason| MovesError::Illegal { index, reason })?;
         }
         Ok(pos)
@@ -637,6 +636,29 @@ impl Position {
     /// board, it is taken, or (Renju, black) it is forbidden, with the kind
     /// of prohibition.
     pub fn play(&self, p: Point) -> Result<Position, IllegalMove> {
+        let mut next = Position {
+            variant: self.variant,
+            board: self.board.clone(),
+            black: self.black,
+            white: self.white,
+            // Room for the new move at once.
+            moves: self.moves.as_ref().map(|m| {
+                let mut list = Vec::with_capacity(m.len() + 1);
+                list.extend_from_slice(m);
+                list
+            }),
+            last: self.last,
+            winner: self.winner,
+        };
+        next.place(p)?;
+        Ok(next)
+    }
+
+    /// [`Position::play`] in place: a line of moves (a code's move list,
+    /// [`Position::from_moves`]) is replayed on one position, with no copy
+    /// of the board or the move order per move. On an error the position
+    /// is unchanged.
+    pub(crate) fn place(&mut self, p: Point) -> Result<(), IllegalMove> {
         if let Some(winner) = self.winner {
             return Err(IllegalMove::GameWon { point: p, winner });
         }
@@ -651,41 +673,34 @@ impl Position {
             return Err(IllegalMove::Occupied { point: p, stone });
         }
         let (c, r) = coords(p);
-        let mut board = self.board.clone();
         if self.black_is_restricted() {
-            if let Some(why) = forbidden_at(&mut board, c, r) {
+            // The board is as it was once the verdict is in.
+            if let Some(why) = forbidden_at(&mut self.board, c, r) {
                 return Err(IllegalMove::Forbidden { point: p, why });
             }
         }
         let stone = self.turn();
-        board.set(c, r, stone.cell());
+        self.board.set(c, r, stone.cell());
         let wins = (0..4).any(|dir| {
-            let len = board.run_through(c, r, dir, stone.cell()).len;
+            let len = self.board.run_through(c, r, dir, stone.cell()).len;
             self.variant.wins(stone, len)
         });
-        let (black, white) = match stone {
-            Stone::Black => (self.black + 1, self.white),
-            Stone::White => (self.black, self.white + 1),
-        };
-        let moves = self.moves.as_ref().and_then(|m| {
-            (m.len() < max_listed_moves(size)).then(|| {
-                // Room for the new move at once: a code's move list is
-                // replayed move by move.
-                let mut list = Vec::with_capacity(m.len() + 1);
-                list.extend_from_slice(m);
-                list.push(p);
-                list
-            })
-        });
-        Ok(Position {
-            variant: self.variant,
-            board,
-            black,
-            white,
-            moves,
-            last: Some(p),
-            winner: wins.then_some(stone),
-        })
+        match stone {
+            Stone::Black => self.black += 1,
+            Stone::White => self.white += 1,
+        }
+        // The order is kept while it is short enough to list.
+        let listed = self
+            .moves
+            .as_ref()
+            .map(|m| m.len() < max_listed_moves(size));
+        match (&mut self.moves, listed) {
+            (Some(m), Some(true)) => m.push(p),
+            _ => self.moves = None,
+        }
+        self.last = Some(p);
+        self.winner = wins.then_some(stone);
+        Ok(())
     }
 
     /// The cells in board order (row 1 first, left to right): 0 empty,

@@ -9,7 +9,7 @@
 
 mod movegen;
 
-use movegen::{MoveList, RawMove};
+use movegen::RawMove;
 
 use super::code::CodeError;
 use super::tables::{HORSE_ATTACKERS, NONE, RAYS};
@@ -532,12 +532,10 @@ impl Position {
                 turn: self.turn,
             });
         }
-        let mut scratch = self.clone();
-        let mut list = MoveList::new();
-        scratch.pseudo_moves(&mut list);
-        if !list.as_slice().contains(&RawMove::from(m)) {
+        if !self.reaches(piece.role, m.from.value(), m.to.value()) {
             return Err(IllegalMove::CannotReach { mv: m, piece });
         }
+        let mut scratch = self.clone();
         scratch.make(RawMove::from(m));
         if scratch.general_attacked(self.turn) {
             return Err(IllegalMove::LeavesGeneralInCheck {

@@ -96,6 +96,20 @@ impl Targets for Count {
     }
 }
 
+/// Whether one of the moves generated ends on `to`: the piece's own
+/// moves, looked through for one destination without a list.
+struct Reaches {
+    to: u8,
+    found: bool,
+}
+
+impl Targets for Reaches {
+    #[inline(always)]
+    fn add(&mut self, _: u8, to: u8) {
+        self.found |= to == self.to;
+    }
+}
+
 /// Counts moves that do not end on one of the points of `avoid`.
 struct CountAvoiding {
     n: u64,
@@ -590,10 +604,34 @@ impl Position {
 
     /// Whether the side to move has a legal move, stopping at the first.
     pub(super) fn has_legal_move(&mut self) -> bool {
-        let mut list = MoveList::new();
-        self.pseudo_moves(&mut list);
         let guard = self.guard();
-        (0..list.len).any(|i| self.keeps_general_safe(&guard, list.moves[i]))
+        let mut list = MoveList::new();
+        // One role at a time, those with the fewest moves first: the first
+        // legal move ends the search, and most positions have one among the
+        // general's, advisors' and elephants' few.
+        self.role_has_legal(Role::General, &guard, &mut list)
+            || self.role_has_legal(Role::Advisor, &guard, &mut list)
+            || self.role_has_legal(Role::Elephant, &guard, &mut list)
+            || self.role_has_legal(Role::Soldier, &guard, &mut list)
+            || self.role_has_legal(Role::Horse, &guard, &mut list)
+            || self.role_has_legal(Role::Cannon, &guard, &mut list)
+            || self.role_has_legal(Role::Chariot, &guard, &mut list)
+    }
+
+    /// Whether a piece of `role` has a legal move; `list` is scratch.
+    #[inline(always)]
+    fn role_has_legal(&mut self, role: Role, guard: &Guard, list: &mut MoveList) -> bool {
+        list.len = 0;
+        self.role_moves(role, list);
+        (0..list.len).any(|i| self.keeps_general_safe(guard, list.moves[i]))
+    }
+
+    /// Whether the piece of `role` on `from` (of the side to move) can reach
+    /// `to` by its own way of moving, leaving aside its general's safety.
+    pub(super) fn reaches(&self, role: Role, from: u8, to: u8) -> bool {
+        let mut reach = Reaches { to, found: false };
+        self.piece_moves(role, from, &mut reach);
+        reach.found
     }
 
     /// How many legal moves the side to move has: perft's last ply. Not in
