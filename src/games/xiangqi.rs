@@ -31,9 +31,43 @@ pub struct MoveView {
     /// The point it reaches.
     pub to: &'static str,
     /// The piece's role.
-    pub piece: &'static str,
+    pub piece: RoleName,
     /// The role of the piece captured, if any.
-    pub capture: Option<&'static str>,
+    pub capture: Option<RoleName>,
+}
+
+/// A role in a view, by its English name (`chariot`).
+#[derive(Debug, Clone, Copy)]
+pub struct RoleName(Role);
+
+impl Serialize for RoleName {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.as_str())
+    }
+}
+
+impl RoleName {
+    /// Writes the name without quotes (see [`JsonOut::raw`]): a constant
+    /// per role, so that each copy has its length known where it is made.
+    #[inline(always)]
+    fn write_raw(self, out: &mut JsonOut) {
+        match self.0 {
+            Role::General => out.raw("general"),
+            Role::Advisor => out.raw("advisor"),
+            Role::Elephant => out.raw("elephant"),
+            Role::Horse => out.raw("horse"),
+            Role::Chariot => out.raw("chariot"),
+            Role::Cannon => out.raw("cannon"),
+            Role::Soldier => out.raw("soldier"),
+        }
+    }
+}
+
+/// A point's ICCS name as its two characters, the file's letter and the
+/// rank's digit (what [`Square::name`] holds), written without a copy of
+/// a text of unknown length.
+fn square_chars(sq: Square) -> [char; 2] {
+    [char::from(b'a' + sq.file()), char::from(b'0' + sq.rank())]
 }
 
 /// What [`crate::json_object!`] would write, member by member, but with
@@ -42,23 +76,23 @@ pub struct MoveView {
 impl WriteJson for MoveView {
     fn write_json(&self, out: &mut JsonOut) {
         let m = self.action.0;
+        let (from, to) = (square_chars(m.from), square_chars(m.to));
         out.syntax("{\"action\":\"");
-        out.raw(m.from.name());
-        out.raw(m.to.name());
+        out.raw_chars(from.into_iter().chain(to));
         out.syntax("\",\"wxf\":\"");
         out.raw_chars(self.wxf.0.chars());
         out.syntax("\",\"chinese\":\"");
         out.raw_chars(self.chinese.0.chars());
         out.syntax("\",\"from\":\"");
-        out.raw(self.from);
+        out.raw_chars(from);
         out.syntax("\",\"to\":\"");
-        out.raw(self.to);
+        out.raw_chars(to);
         out.syntax("\",\"piece\":\"");
-        out.raw(self.piece);
+        self.piece.write_raw(out);
         match self.capture {
             Some(role) => {
                 out.syntax("\",\"capture\":\"");
-                out.raw(role);
+                role.write_raw(out);
                 out.syntax("\"}");
             }
             None => out.syntax("\",\"capture\":null}"),
@@ -348,8 +382,8 @@ impl GameApi for Position {
             chinese: Inline(names.chinese),
             from: m.from.name(),
             to: m.to.name(),
-            piece: piece.role.as_str(),
-            capture: self.piece_at(m.to).map(|p| p.role.as_str()),
+            piece: RoleName(piece.role),
+            capture: self.piece_at(m.to).map(|p| RoleName(p.role)),
         }
     }
 
