@@ -31,34 +31,71 @@ pub struct PointView {
 #[derive(Debug, Clone, Copy)]
 pub struct Named(Point);
 
-/// The JSON texts of a point, made once from its `Display` for all 19×19
-/// points: its name (`"h8"`) and its [`PointView`] (`{"action":"h8"}`),
-/// so that a view listing hundreds of points copies one text for each.
+/// The JSON texts of every point, made once from its `Display` for all
+/// 19×19 points, row by row from row 1, column `a` first: its name
+/// (`"h8"`), and its [`PointView`] (`{"action":"h8"}`) as a span of
+/// `views`, which holds them all in that order, joined by commas. A view
+/// lists hundreds of points in board order, most of them side by side: a
+/// run of points next to each other is one slice of `views`.
 struct PointTexts {
-    name: String,
-    view: String,
+    names: Vec<String>,
+    views: String,
+    /// Where each point's view starts in `views`, and ends.
+    spans: Vec<(usize, usize)>,
 }
 
-fn point_texts(p: Point) -> &'static PointTexts {
-    const SIDE: usize = MAX_SIZE as usize;
-    static TEXTS: OnceLock<Vec<PointTexts>> = OnceLock::new();
-    let texts = TEXTS.get_or_init(|| {
-        (0..MAX_SIZE)
+/// A point's place in [`PointTexts`]: its row and column are below
+/// MAX_SIZE (`Point::new`).
+fn text_index(p: Point) -> usize {
+    usize::from(p.row()) * usize::from(MAX_SIZE) + usize::from(p.col())
+}
+
+fn point_texts() -> &'static PointTexts {
+    static TEXTS: OnceLock<PointTexts> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let points: Vec<Point> = (0..MAX_SIZE)
             .flat_map(|row| (0..MAX_SIZE).filter_map(move |col| Point::new(col, row)))
-            .map(|p| PointTexts {
-                name: format!("\"{p}\""),
-                view: format!("{{\"action\":\"{p}\"}}"),
-            })
-            .collect()
-    });
-    // Row by row, as made above; a point's row and column are below
-    // MAX_SIZE (`Point::new`).
-    &texts[usize::from(p.row()) * SIDE + usize::from(p.col())]
+            .collect();
+        let mut views = String::new();
+        let mut spans = Vec::with_capacity(points.len());
+        for p in &points {
+            if !views.is_empty() {
+                views.push(',');
+            }
+            let start = views.len();
+            views.push_str(&format!("{{\"action\":\"{p}\"}}"));
+            spans.push((start, views.len()));
+        }
+        PointTexts {
+            names: points.iter().map(|p| format!("\"{p}\"")).collect(),
+            views,
+            spans,
+        }
+    })
 }
 
 impl WriteJson for PointView {
     fn write_json(&self, out: &mut JsonOut) {
-        out.syntax(&point_texts(self.action.0).view);
+        let (start, end) = point_texts().spans[text_index(self.action.0)];
+        out.syntax(&point_texts().views[start..end]);
+    }
+
+    /// Each run of points that follow one another in board order is
+    /// copied as one slice of the joined views.
+    fn write_slice(items: &[PointView], out: &mut JsonOut) {
+        let texts = point_texts();
+        let mut array = out.array();
+        let mut rest = items.iter().map(|v| text_index(v.action.0)).peekable();
+        while let Some(first) = rest.next() {
+            let mut last = first;
+            while rest.next_if(|&i| i == last + 1).is_some() {
+                last += 1;
+            }
+            array
+                .item()
+                .syntax(&texts.views[texts.spans[first].0..texts.spans[last].1]);
+        }
+        array.end();
     }
 }
 
@@ -70,7 +107,7 @@ impl Serialize for Named {
 
 impl WriteJson for Named {
     fn write_json(&self, out: &mut JsonOut) {
-        out.syntax(&point_texts(self.0).name);
+        out.syntax(&point_texts().names[text_index(self.0)]);
     }
 }
 
@@ -119,18 +156,26 @@ impl WriteJson for Board {
         for row in self.rows() {
             let out = rows.item();
             // Stone::as_str, quoted, or null, after the row's `[` or a
-            // comma: constants, one copied in place per point.
-            let mut first = true;
-            for cell in row {
-                let (opening, next) = match cell {
-                    Some(Stone::Black) => ("[\"black\"", ",\"black\""),
-                    Some(Stone::White) => ("[\"white\"", ",\"white\""),
-                    None => ("[null", ",null"),
-                };
-                out.syntax(if first { opening } else { next });
-                first = false;
+            // comma: a constant per point, each copied by its own call so
+            // that its length is known where it is copied (a choice of
+            // texts copied by one call is a call to memcpy per point).
+            let Some((head, tail)) = row.split_first() else {
+                out.syntax("[]");
+                continue;
+            };
+            match head {
+                Some(Stone::Black) => out.syntax("[\"black\""),
+                Some(Stone::White) => out.syntax("[\"white\""),
+                None => out.syntax("[null"),
             }
-            out.syntax(if first { "[]" } else { "]" });
+            for cell in tail {
+                match cell {
+                    Some(Stone::Black) => out.syntax(",\"black\""),
+                    Some(Stone::White) => out.syntax(",\"white\""),
+                    None => out.syntax(",null"),
+                }
+            }
+            out.syntax("]");
         }
         rows.end();
     }

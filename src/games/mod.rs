@@ -773,6 +773,20 @@ mod tests {
                 walk(&p, 120, stride);
             }
         }
+        // A 19×19 board, whose rows run on into each other in the point
+        // tables that gomoku's legal points are copied from in runs.
+        let query = StartQuery {
+            variant: None,
+            seed: None,
+            size: Some(19),
+        };
+        let AnyPosition::Gomoku(p) = start(GameKind::Gomoku, &query).expect("a 19×19 start").0
+        else {
+            unreachable!("a gomoku start is a gomoku position");
+        };
+        for stride in [7, 13, 31] {
+            walk(&p, 120, stride);
+        }
     }
 
     #[test]

@@ -207,6 +207,16 @@ impl Array<'_> {
 pub trait WriteJson {
     /// Appends the value's JSON text.
     fn write_json(&self, out: &mut JsonOut);
+
+    /// Appends an array of `items`: each written in turn, unless the type
+    /// knows a quicker way to write many (as serde's `serialize_bytes`
+    /// does for bytes).
+    fn write_slice(items: &[Self], out: &mut JsonOut)
+    where
+        Self: Sized,
+    {
+        out.seq(items);
+    }
 }
 
 /// The members a flattened part (`#[serde(flatten)]`) adds to the object
@@ -270,13 +280,13 @@ impl<T: WriteJson> WriteJson for Option<T> {
 
 impl<T: WriteJson> WriteJson for Vec<T> {
     fn write_json(&self, out: &mut JsonOut) {
-        out.seq(self);
+        T::write_slice(self, out);
     }
 }
 
 impl<T: WriteJson, const N: usize> WriteJson for [T; N] {
     fn write_json(&self, out: &mut JsonOut) {
-        out.seq(self);
+        T::write_slice(self, out);
     }
 }
 
