@@ -391,6 +391,18 @@ impl Board {
         Board { nibbles, high }
     }
 
+    /// The exponents in reading order (rows top first, each from column
+    /// 0), read straight off the bits: what [`Board::exponents`] holds,
+    /// for a caller that adds them up and needs no array of them.
+    #[inline]
+    pub(crate) fn cells(self) -> impl Iterator<Item = u8> {
+        (0..16).map(move |cell| {
+            let low = ((self.nibbles >> (4 * cell)) & 0xF) as u8;
+            let high = ((self.high >> cell) & 1) as u8;
+            low | (high << 4)
+        })
+    }
+
     /// The exponents, rows top first.
     pub(crate) fn exponents(self) -> [[u8; 4]; 4] {
         let mut out = [[0; 4]; 4];
@@ -414,15 +426,6 @@ impl Board {
         let m = (m | (m >> 12)) & 0x0000_00FF_0000_00FF;
         let m = (m | (m >> 24)) & 0xFFFF;
         (m as u32 & !self.high) as u16
-    }
-
-    /// The sum of the tiles' values.
-    pub(crate) fn tile_sum(self) -> u32 {
-        self.exponents()
-            .into_iter()
-            .flatten()
-            .map(|e| if e == 0 { 0 } else { 1 << e })
-            .sum()
     }
 
     /// How many cells are empty.

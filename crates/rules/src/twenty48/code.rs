@@ -60,10 +60,8 @@ impl Position {
     /// The canonical 31-character code.
     pub fn to_code(&self) -> String {
         let mut cells: u128 = 0;
-        for row in self.board().exponents() {
-            for e in row {
-                cells = (cells << 5) | u128::from(e);
-            }
+        for e in self.board().cells() {
+            cells = (cells << 5) | u128::from(e);
         }
         let mut bytes = [0u8; BYTES];
         bytes[0] = CODE_VERSION;

@@ -133,7 +133,7 @@ pub struct Position {
 ///   every board the nibble path takes;
 /// - bits 16–39: the score, kept as how far it falls short of what the
 ///   tiles would have scored built from 2s alone (`Σ (e-1)·2^e`, see
-///   [`score_from_twos`]), in 4s: the number of spawned 4s inside the
+///   [`TileSums`]), in 4s: the number of spawned 4s inside the
 ///   tiles, at most `Σ 2^(e-2)` < 2^20. A merge raises the tiles' worth by
 ///   exactly what it scores, so a slide leaves this alone and needs not add
 ///   up its gain; a spawned 4 adds one;
@@ -229,7 +229,10 @@ fn spawn(board: Board, rng: &mut SplitMix64) -> Option<(Board, Spawn)> {
     Some((board.with(row, col, exp), spawn))
 }
 
-/// The least and greatest score a set of tiles can have been built with.
+/// What a position needs to know of its tiles, added up in one pass over
+/// them: the bounds of the score they can have been built with, and their
+/// sum (kept in [`Extra`]). Reading a code needs all three, so one pass
+/// rather than one for each.
 ///
 /// Every point of score comes from a merge whose tile is still on the board
 /// or inside one that is, so the score is the sum over the tiles of what
@@ -238,29 +241,74 @@ fn spawn(board: Board, rng: &mut SplitMix64) -> Option<(Board, Spawn)> {
 /// 2s, and a tile `2^e` (e ≥ 2) holds at most `2^(e-2)` fours. So the score is
 /// `max - 4n` for some `0 ≤ n ≤ Σ 2^(e-2)`, from `max = Σ (e-1)·2^e` down to
 /// `min = Σ max(e-2, 0)·2^e`.
-fn score_bounds(board: Board) -> (u64, u64) {
-    let mut min = 0;
-    for row in board.exponents() {
-        for e in row {
-            min += u64::from(e).saturating_sub(2) << e;
-        }
-    }
-    (min, score_from_twos(board))
+#[derive(Debug, Clone, Copy)]
+struct TileSums {
+    /// `Σ max(e-2, 0)·2^e`: the least score the tiles can have been built
+    /// with.
+    min_score: u64,
+    /// `Σ (e-1)·2^e`: the score of these tiles built from spawned 2s alone,
+    /// the most they can have scored.
+    max_score: u64,
+    /// `Σ 2^e`: the sum of the tiles' values.
+    values: u32,
 }
 
-/// `Σ (e-1)·2^e` over the tiles: the score of these tiles built from spawned
-/// 2s alone, the most they can have scored.
-fn score_from_twos(board: Board) -> u64 {
-    let mut max = 0;
-    for row in board.exponents() {
-        for e in row {
-            let e = u64::from(e);
-            if e > 0 {
-                max += (e - 1) << e;
-            }
+/// What one tile adds to the [`TileSums`], by its exponent `e` (every 5-bit
+/// value, though a board holds at most 17; an empty cell, 0, adds nothing):
+/// `(e-1)·2^e` in the low 32 bits and `max(e-2, 0)·2^e` in the high ones,
+/// so that one addition a cell sums both (a board's sums stay below 2^26,
+/// so the low half never carries into the high one).
+const SCORE_TERMS: [u64; 32] = {
+    let mut terms = [0; 32];
+    let mut e = 1;
+    while e < 32 {
+        let x = e as u64;
+        terms[e] = ((x - 1) << e) | ((x.saturating_sub(2) << e) << 32);
+        e += 1;
+    }
+    terms
+};
+
+/// The value of a tile by its exponent, 0 for an empty cell.
+const VALUES: [u32; 32] = {
+    let mut values = [0; 32];
+    let mut e = 1;
+    while e < 32 {
+        values[e] = 1 << e;
+        e += 1;
+    }
+    values
+};
+
+impl TileSums {
+    /// The sums over the tiles of `board`: two table lookups a cell, where
+    /// working the terms out took a branch and four variable shifts. A
+    /// board without a tile of 65536 or more (every board but the last
+    /// stretch of a game's) is read from its nibbles alone.
+    #[inline]
+    fn of(board: Board) -> TileSums {
+        let (nibbles, high) = board.parts();
+        if high == 0 {
+            TileSums::add_up((0..16).map(|cell| ((nibbles >> (4 * cell)) & 0xF) as usize))
+        } else {
+            TileSums::add_up(board.cells().map(|e| usize::from(e & 0x1F)))
         }
     }
-    max
+
+    /// The sums over tiles of these exponents, each below 32.
+    #[inline(always)]
+    fn add_up(exponents: impl Iterator<Item = usize>) -> TileSums {
+        let (mut scores, mut values) = (0u64, 0u32);
+        for e in exponents {
+            scores += SCORE_TERMS[e];
+            values += VALUES[e];
+        }
+        TileSums {
+            min_score: scores >> 32,
+            max_score: scores & 0xFFFF_FFFF,
+            values,
+        }
+    }
 }
 
 impl Position {
@@ -275,7 +323,8 @@ impl Position {
             }
         }
         // The score is 0, so each 4 of the two tiles is a spawned 4.
-        Position::with_board(board, (score_from_twos(board) / 4) as u32, rng.0)
+        let sums = TileSums::of(board);
+        Position::with_board(board, (sums.max_score / 4) as u32, sums.values, rng.0)
     }
 
     /// Checks a setup and builds the position. Nothing spawns.
@@ -308,7 +357,7 @@ impl Position {
         }
         let score = match setup.score {
             Some(score) => score,
-            None => score_bounds(b).0,
+            None => TileSums::of(b).min_score,
         };
         Position::from_parts(b, score, setup.seed)
     }
@@ -327,7 +376,8 @@ impl Position {
         if board == Board::EMPTY {
             return Err(GridError::NoTiles);
         }
-        let (min, max) = score_bounds(board);
+        let sums = TileSums::of(board);
+        let (min, max) = (sums.min_score, sums.max_score);
         if score < min || score > max || !score.is_multiple_of(4) {
             return Err(GridError::ImpossibleScore { score, min, max });
         }
@@ -337,7 +387,7 @@ impl Position {
             min,
             max,
         })?;
-        Ok(Position::with_board(board, fours, rng))
+        Ok(Position::with_board(board, fours, sums.values, rng))
     }
 
     /// The board's exponents (0 = empty), for the code.
@@ -346,13 +396,13 @@ impl Position {
         Board::from_parts(self.nibbles, self.extra.high())
     }
 
-    /// A position of `board`, `fours` spawned 4s and the generator state
-    /// `rng`.
-    fn with_board(board: Board, fours: u32, rng: u64) -> Position {
+    /// A position of `board`, `fours` spawned 4s, tiles adding up to `sum`
+    /// and the generator state `rng`.
+    fn with_board(board: Board, fours: u32, sum: u32, rng: u64) -> Position {
         let (nibbles, high) = board.parts();
         Position {
             nibbles,
-            extra: Extra::new(high, fours, board.tile_sum()),
+            extra: Extra::new(high, fours, sum),
             rng,
         }
     }
@@ -376,7 +426,7 @@ impl Position {
     /// [`GridError::ImpossibleScore`]. It is worked out from the tiles and
     /// the spawned 4s (a pass over the 16 cells), not kept as a sum.
     pub fn score(&self) -> u64 {
-        score_from_twos(self.board()) - 4 * u64::from(self.extra.fours())
+        TileSums::of(self.board()).max_score - 4 * u64::from(self.extra.fours())
     }
 
     /// Whether some tile is 2048 or more. Play goes on after a win.
@@ -637,5 +687,40 @@ impl Game for Position {
 
     fn status(&self) -> Status<Solo> {
         Position::status(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sums from the tables, on the nibbles-only path and the other,
+    /// against the formulas written out, for every exponent in every cell.
+    #[test]
+    fn tile_sums_are_the_formulas() {
+        for e in 0..=MAX_EXP {
+            for cell in 0..16 {
+                // The one tile, beside a 2 and a 2^15 elsewhere.
+                let mut board = Board::EMPTY.with(cell / 4, cell % 4, e);
+                let other = (cell + 5) % 16;
+                board = board.with(other / 4, other % 4, 1);
+                let third = (cell + 11) % 16;
+                board = board.with(third / 4, third % 4, 15);
+                let (mut min, mut max, mut values) = (0, 0, 0);
+                for x in board.exponents().into_iter().flatten() {
+                    if x > 0 {
+                        min += u64::from(x - 1).saturating_sub(1) << x;
+                        max += u64::from(x - 1) << x;
+                        values += 1 << x;
+                    }
+                }
+                let sums = TileSums::of(board);
+                assert_eq!(
+                    (sums.min_score, sums.max_score, sums.values),
+                    (min, max, values),
+                    "exponent {e} in cell {cell}"
+                );
+            }
+        }
     }
 }
