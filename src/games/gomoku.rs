@@ -44,6 +44,14 @@ struct PointTexts {
     spans: Vec<(usize, usize)>,
 }
 
+impl PointTexts {
+    /// The views of the points from index `first` to `last` (both in),
+    /// joined by commas.
+    fn views(&self, first: usize, last: usize) -> &str {
+        &self.views[self.spans[first].0..self.spans[last].1]
+    }
+}
+
 /// A point's place in [`PointTexts`]: its row and column are below
 /// MAX_SIZE (`Point::new`).
 fn text_index(p: Point) -> usize {
@@ -76,8 +84,8 @@ fn point_texts() -> &'static PointTexts {
 
 impl WriteJson for PointView {
     fn write_json(&self, out: &mut JsonOut) {
-        let (start, end) = point_texts().spans[text_index(self.action.0)];
-        out.syntax(&point_texts().views[start..end]);
+        let i = text_index(self.action.0);
+        out.syntax(point_texts().views(i, i));
     }
 
     /// Each run of points that follow one another in board order is
@@ -91,9 +99,7 @@ impl WriteJson for PointView {
             while rest.next_if(|&i| i == last + 1).is_some() {
                 last += 1;
             }
-            array
-                .item()
-                .syntax(&texts.views[texts.spans[first].0..texts.spans[last].1]);
+            array.item().syntax(texts.views(first, last));
         }
         array.end();
     }
