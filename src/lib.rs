@@ -9,6 +9,7 @@
 //! domain, kept in [`storage`]; [`problem`] turns every domain error into
 //! RFC 9457 problem details, in one place. See `docs/architecture.md`.
 #![deny(missing_docs)]
+#![deny(unsafe_code)]
 
 pub mod cache;
 pub mod cli;

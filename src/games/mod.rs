@@ -74,6 +74,15 @@ pub trait GameApi: Game<Player: Into<AnyPlayer>> + Into<AnyPosition> {
     type ActionView: Serialize + WriteJson;
     /// The view of a legal action of this position.
     fn action_view(&self, action: Self::Action) -> Self::ActionView;
+    /// The views of every legal action, in the order of
+    /// [`Game::legal_actions`]: a game whose views share work (xiangqi's
+    /// names look at the same files) does it once here.
+    fn legal_views(&self) -> Vec<Self::ActionView> {
+        self.legal_actions()
+            .into_iter()
+            .map(|a| self.action_view(a))
+            .collect()
+    }
 
     /// The game's own members of the state view.
     type Part<'a>: Serialize + WriteMembers
@@ -337,23 +346,16 @@ fn with_state_view<G: GameApi, R>(
         status,
         check: pos.check(),
         board: pos.board(),
-        legal_actions: legal_views(pos),
+        legal_actions: pos.legal_views(),
         part: pos.part(trace, counters),
         history,
     };
     write(&view)
 }
 
-fn legal_views<G: GameApi>(pos: &G) -> Vec<G::ActionView> {
-    pos.legal_actions()
-        .into_iter()
-        .map(|a| pos.action_view(a))
-        .collect()
-}
-
 /// The legal actions of a position as a problem lists them.
 fn legal_list<G: GameApi>(pos: &G) -> Result<Box<RawValue>, GameError> {
-    serde_json::value::to_raw_value(&legal_views(pos)).map_err(GameError::Render)
+    serde_json::value::to_raw_value(&pos.legal_views()).map_err(GameError::Render)
 }
 
 /// One action of a batch, once played, as a match history keeps it.

@@ -4,8 +4,8 @@
 use std::sync::OnceLock;
 
 use qipan_rules::xiangqi::{
-    self as xq, CodeError, Counters, Fen, FenError, Move, Name, Piece, Position, PositionError,
-    Role, Side, Square,
+    self as xq, CodeError, Counters, Fen, FenError, Move, Name, Namer, Piece, Position,
+    PositionError, Role, Side, Square,
 };
 use qipan_rules::GameKind;
 use serde::de::IgnoredAny;
@@ -36,6 +36,23 @@ pub struct MoveView {
     pub capture: Option<RoleName>,
 }
 
+/// The view of a legal move `m` of `pos`, named `names`.
+fn move_view(pos: &Position, m: Move, names: Option<xq::Names>) -> MoveView {
+    let piece = pos
+        .piece_at(m.from)
+        .expect("a legal move starts on a piece of the side to move");
+    let names = names.expect("a legal move starts on a piece, so it has names");
+    MoveView {
+        action: Iccs(m),
+        wxf: Inline(names.wxf),
+        chinese: Inline(names.chinese),
+        from: m.from.name(),
+        to: m.to.name(),
+        piece: RoleName(piece.role),
+        capture: pos.piece_at(m.to).map(|p| RoleName(p.role)),
+    }
+}
+
 /// A role in a view, by its English name (`chariot`).
 #[derive(Debug, Clone, Copy)]
 pub struct RoleName(Role);
@@ -63,31 +80,25 @@ impl RoleName {
     }
 }
 
-/// A point's ICCS name as its two characters, the file's letter and the
-/// rank's digit (what [`Square::name`] holds), written without a copy of
-/// a text of unknown length.
-fn square_chars(sq: Square) -> [char; 2] {
-    [char::from(b'a' + sq.file()), char::from(b'0' + sq.rank())]
-}
-
-/// What [`crate::json_object!`] would write, member by member, but with
-/// each string's closing quote joined to the next member's name: a view
-/// lists dozens of moves, and this is most of its text.
+/// What [`crate::json_object!`] would write, member by member: a view
+/// lists dozens of moves, and this is most of its text. The ASCII runs
+/// (syntax, points, the WXF name) are templates with the move's letters
+/// put in, each written as one copy ([`JsonOut::ascii`]); the Chinese name
+/// character by character; the roles as constants.
 impl WriteJson for MoveView {
     fn write_json(&self, out: &mut JsonOut) {
         let m = self.action.0;
-        let (from, to) = (square_chars(m.from), square_chars(m.to));
-        out.syntax("{\"action\":\"");
-        out.raw_chars(from.into_iter().chain(to));
-        out.syntax("\",\"wxf\":\"");
-        out.raw_chars(self.wxf.0.chars());
-        out.syntax("\",\"chinese\":\"");
-        out.raw_chars(self.chinese.0.chars());
-        out.syntax("\",\"from\":\"");
-        out.raw_chars(from);
-        out.syntax("\",\"to\":\"");
-        out.raw_chars(to);
-        out.syntax("\",\"piece\":\"");
+        let (from, to) = (point_bytes(m.from), point_bytes(m.to));
+        let mut head = *MOVE_HEAD;
+        head[ACTION_AT..ACTION_AT + 2].copy_from_slice(&from);
+        head[ACTION_AT + 2..ACTION_AT + 4].copy_from_slice(&to);
+        head[WXF_AT..WXF_AT + 4].copy_from_slice(&self.wxf.0.to_chars().map(ascii_byte));
+        out.ascii(&head);
+        out.raw_chars(self.chinese.0.to_chars());
+        let mut points = *MOVE_POINTS;
+        points[FROM_AT..FROM_AT + 2].copy_from_slice(&from);
+        points[TO_AT..TO_AT + 2].copy_from_slice(&to);
+        out.ascii(&points);
         self.piece.write_raw(out);
         match self.capture {
             Some(role) => {
@@ -98,6 +109,27 @@ impl WriteJson for MoveView {
             None => out.syntax("\",\"capture\":null}"),
         }
     }
+}
+
+/// A move's object up to its Chinese name, with room for the ICCS action
+/// at [`ACTION_AT`] and the WXF name at [`WXF_AT`].
+const MOVE_HEAD: &[u8; 41] = b"{\"action\":\"h2e2\",\"wxf\":\"C2.5\",\"chinese\":\"";
+const ACTION_AT: usize = 11;
+const WXF_AT: usize = 24;
+/// From the end of the Chinese name to the piece's role, with room for
+/// the two points at [`FROM_AT`] and [`TO_AT`].
+const MOVE_POINTS: &[u8; 33] = b"\",\"from\":\"h2\",\"to\":\"e2\",\"piece\":\"";
+const FROM_AT: usize = 10;
+const TO_AT: usize = 20;
+
+/// A point's ICCS name as its two ASCII bytes (`h2`).
+fn point_bytes(sq: Square) -> [u8; 2] {
+    [b'a' + sq.file(), b'0' + sq.rank()]
+}
+
+/// A character of a WXF name (a letter, a digit or `+-.`) as its byte.
+fn ascii_byte(c: char) -> u8 {
+    u8::try_from(c).unwrap_or(b'?')
 }
 
 /// A move in ICCS (`h2e2`): serde writes its `Display`, [`WriteJson`] the
@@ -372,19 +404,16 @@ impl GameApi for Position {
     type ActionView = MoveView;
 
     fn action_view(&self, m: Move) -> MoveView {
-        let piece = self
-            .piece_at(m.from)
-            .expect("a legal move starts on a piece of the side to move");
-        let names = xq::names(self, m).expect("a legal move starts on a piece, so it has names");
-        MoveView {
-            action: Iccs(m),
-            wxf: Inline(names.wxf),
-            chinese: Inline(names.chinese),
-            from: m.from.name(),
-            to: m.to.name(),
-            piece: RoleName(piece.role),
-            capture: self.piece_at(m.to).map(|p| RoleName(p.role)),
-        }
+        let names = xq::names(self, m);
+        move_view(self, m, names)
+    }
+
+    fn legal_views(&self) -> Vec<MoveView> {
+        let namer = Namer::new(self);
+        self.legal_actions()
+            .into_iter()
+            .map(|m| move_view(self, m, namer.names(m)))
+            .collect()
     }
 
     type Part<'a> = Part;

@@ -113,6 +113,26 @@ impl JsonOut {
         }
     }
 
+    /// Writes bytes that are all ASCII: a template of syntax with a
+    /// value's letters and digits put in (see `MoveView` in
+    /// `crate::games::xiangqi`). One copy of a length known where it is
+    /// made, where a `&str` of the same bytes would first be checked as
+    /// UTF-8 byte by byte; the check that they are ASCII is a few
+    /// instructions. Bytes that are not all ASCII (a caller's bug) are
+    /// written with replacement characters, never as broken UTF-8.
+    #[allow(unsafe_code)]
+    #[inline]
+    pub fn ascii<const N: usize>(&mut self, bytes: &[u8; N]) {
+        if bytes.is_ascii() {
+            // SAFETY: every ASCII byte is a whole UTF-8 character on its
+            // own, so the text stays valid UTF-8.
+            unsafe { self.text.as_mut_vec() }.extend_from_slice(bytes);
+        } else {
+            debug_assert!(false, "{bytes:?} are not all ASCII");
+            self.text.push_str(&String::from_utf8_lossy(bytes));
+        }
+    }
+
     /// Writes any string, escaped as serde_json escapes it.
     pub fn string(&mut self, s: &str) {
         if plain(s) {

@@ -1,7 +1,7 @@
 //! Golden notation vectors: WXF and Chinese forms of moves, produced by
 //! independent implementations (see the header of the data file).
 
-use qipan_rules::xiangqi::{chinese, wxf, Move, Position};
+use qipan_rules::xiangqi::{chinese, names, wxf, Move, Namer, Position};
 
 #[test]
 fn wxf_and_chinese_match_golden_vectors() {
@@ -19,6 +19,11 @@ fn wxf_and_chinese_match_golden_vectors() {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let m: Move = iccs.parse().unwrap_or_else(|e| panic!("{iccs}: {e}"));
         assert!(pos.is_legal(m), "{iccs} is legal in {fen}");
+        assert_eq!(
+            Namer::new(&pos).names(m),
+            names(&pos, m),
+            "{fen} {iccs}: a namer and names differ"
+        );
         let got = (
             wxf(&pos, m).unwrap_or_default(),
             chinese(&pos, m).unwrap_or_default(),

@@ -20,7 +20,9 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use proptest::prelude::*;
-use qipan_rules::xiangqi::{Move, Piece, Position, Role, Setup, Side, Square, CODE_LEN};
+use qipan_rules::xiangqi::{
+    names, Move, Namer, Piece, Position, Role, Setup, Side, Square, CODE_LEN,
+};
 use qipan_rules::{EndReason, Game, Status};
 
 /// Slot ranges of each kind within a side's 16 bytes (product.md: general,
@@ -433,6 +435,24 @@ proptest! {
             moves.sort();
             prop_assert_eq!(&moves, &reference_legal(&pos), "{:?}", pos);
             prop_assert_eq!(pos.is_check(), reference_attacked(&grid(&pos), pos.turn()), "{:?}", pos);
+        }
+    }
+
+    /// Naming every legal move of a position at once (the files counted
+    /// once) gives each move the names `names` gives it alone, for the
+    /// pieces of both sides.
+    #[test]
+    fn a_namer_names_every_move_as_names_does(line in line(200)) {
+        for pos in play_out(&line) {
+            let namer = Namer::new(&pos);
+            let mut other = pos.to_setup();
+            other.turn = pos.turn().opponent();
+            let moves = pos.legal_actions().into_iter().chain(
+                Position::from_setup(&other).map(|p| p.legal_actions()).unwrap_or_default(),
+            );
+            for m in moves {
+                prop_assert_eq!(namer.names(m), names(&pos, m), "{} in {:?}", m, pos);
+            }
         }
     }
 

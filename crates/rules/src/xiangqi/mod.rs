@@ -37,7 +37,7 @@ pub use code::{CodeError, CODE_LEN};
 pub use fen::{Counters, Fen, FenError};
 pub use history::{History, HistoryError, MOVE_LIMIT_PLIES, REPETITIONS};
 pub use key::PositionKey;
-pub use notation::{chinese, names, wxf, Name, Names};
+pub use notation::{chinese, names, wxf, Name, Namer, Names};
 pub use position::{IllegalMove, Position, PositionError, Setup};
 pub use types::{
     Move, ParseMoveError, ParseSideError, ParseSquareError, Piece, Role, Side, Square,

@@ -21,6 +21,7 @@
 //! (`一兵平五`). Advisors and elephants never need 前/后: two on one file
 //! always move in opposite directions.
 
+use super::position::SLOT_PIECE;
 use super::types::{Move, Piece, Role, Side, Square};
 use super::Position;
 use std::fmt;
@@ -89,12 +90,81 @@ fn same_on(pos: &Position, piece: Piece, file: u8) -> ([Option<Square>; 10], usi
     (found, n)
 }
 
-fn describe(pos: &Position, m: Move) -> Option<Described> {
+/// How many of each piece stand on each file: what tells a moving piece
+/// from others of its kind. Counted once for a position whose every legal
+/// move is named ([`Namer`]), or from the one file a single move needs.
+trait FileCounts {
+    /// The number of `piece`s on `file` (0 = `a`).
+    fn on_file(&self, pos: &Position, piece: Piece, file: u8) -> usize;
+}
+
+/// Counts by looking at the file (for one move).
+struct Look;
+
+impl FileCounts for Look {
+    fn on_file(&self, pos: &Position, piece: Piece, file: u8) -> usize {
+        same_on(pos, piece, file).1
+    }
+}
+
+/// Every piece's count on every file, from the position's 32 slots.
+struct Counted([[u8; 9]; 14]);
+
+impl Counted {
+    fn of(pos: &Position) -> Counted {
+        let mut counts = [[0; 9]; 14];
+        for (&point, piece) in pos.slots().iter().zip(SLOT_PIECE) {
+            if let Some(square) = Square::new(point) {
+                counts[kind(piece)][usize::from(square.file())] += 1;
+            }
+        }
+        Counted(counts)
+    }
+}
+
+impl FileCounts for Counted {
+    #[inline]
+    fn on_file(&self, _: &Position, piece: Piece, file: u8) -> usize {
+        usize::from(self.0[kind(piece)][usize::from(file % 9)])
+    }
+}
+
+/// A piece's row in [`Counted`]: the side's seven roles, red's first.
+fn kind(piece: Piece) -> usize {
+    piece.side.index() * 7 + piece.role as usize
+}
+
+/// Names the legal moves of one position: [`names`] for each, with the
+/// pieces on each file counted once rather than looked at for every move.
+pub struct Namer<'a> {
+    pos: &'a Position,
+    counts: Counted,
+}
+
+impl<'a> Namer<'a> {
+    /// A namer for the moves of `pos`.
+    pub fn new(pos: &'a Position) -> Namer<'a> {
+        Namer {
+            pos,
+            counts: Counted::of(pos),
+        }
+    }
+
+    /// What [`names`] gives for `m`.
+    pub fn names(&self, m: Move) -> Option<Names> {
+        describe(self.pos, &self.counts, m).map(|d| d.names())
+    }
+}
+
+fn describe(pos: &Position, counts: &impl FileCounts, m: Move) -> Option<Described> {
     let piece = pos.piece_at(m.from)?;
     let side = piece.side;
     // Advisors and elephants are never told apart by front and rear: two on
-    // one file always move in different directions.
-    let (on_file, rank_in_file) = if matches!(piece.role, Role::Advisor | Role::Elephant) {
+    // one file always move in different directions. A piece alone on its
+    // file needs no look at it.
+    let alone = matches!(piece.role, Role::Advisor | Role::Elephant)
+        || counts.on_file(pos, piece, m.from.file()) == 1;
+    let (on_file, rank_in_file) = if alone {
         (1, 0)
     } else {
         let (found, n) = same_on(pos, piece, m.from.file());
@@ -110,7 +180,7 @@ fn describe(pos: &Position, m: Move) -> Option<Described> {
                 Side::Red => 8 - k,
                 Side::Black => k,
             };
-            let (_, n) = same_on(pos, piece, file);
+            let n = counts.on_file(pos, piece, file);
             if n < 2 {
                 continue;
             }
@@ -164,6 +234,11 @@ impl Name {
         self.0.into_iter()
     }
 
+    /// The four characters, as an array.
+    pub fn to_chars(self) -> [char; 4] {
+        self.0
+    }
+
     /// The name as UTF-8 in `buf` (four characters take at most 16 bytes).
     #[inline]
     pub fn encode<'a>(&self, buf: &'a mut [u8; 16]) -> &'a str {
@@ -207,17 +282,22 @@ pub struct Names {
 /// The WXF and Chinese forms of a move (what a listing of legal moves
 /// shows), or `None` when no piece stands on the move's origin.
 pub fn names(pos: &Position, m: Move) -> Option<Names> {
-    let d = describe(pos, m)?;
-    Some(Names {
-        wxf: wxf_of(&d),
-        chinese: chinese_of(&d),
-    })
+    describe(pos, &Look, m).map(|d| d.names())
+}
+
+impl Described {
+    fn names(&self) -> Names {
+        Names {
+            wxf: wxf_of(self),
+            chinese: chinese_of(self),
+        }
+    }
 }
 
 /// The WXF form of a move (`C2.5`, `H8+7`, `R+.3`, `C--1`), or `None` when
 /// no piece stands on the move's origin.
 pub fn wxf(pos: &Position, m: Move) -> Option<String> {
-    describe(pos, m).map(|d| wxf_of(&d).into_string())
+    describe(pos, &Look, m).map(|d| wxf_of(&d).into_string())
 }
 
 fn wxf_of(d: &Described) -> Name {
@@ -257,7 +337,7 @@ fn wxf_of(d: &Described) -> Name {
 /// The traditional Chinese form of a move (`炮二平五`, `马8进7`, `前车平四`),
 /// or `None` when no piece stands on the move's origin.
 pub fn chinese(pos: &Position, m: Move) -> Option<String> {
-    describe(pos, m).map(|d| chinese_of(&d).into_string())
+    describe(pos, &Look, m).map(|d| chinese_of(&d).into_string())
 }
 
 fn chinese_of(d: &Described) -> Name {
