@@ -19,12 +19,12 @@ use crate::problem::{self, method_not_allowed};
 use crate::routes::connections::ConnectionCap;
 use crate::routes::drain::Draining;
 use crate::routes::front::Front;
-use crate::routes::hits::Hits;
 use crate::routes::host::HostPolicy;
 use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
+use crate::routes::reads::Reads;
 use crate::routes::{
-    assets, docs, games, health, hits, lobby, observe, pages, picture, socket, state,
+    assets, docs, games, health, lobby, observe, pages, picture, reads, socket, state,
 };
 use crate::storage::{Database, Encryption};
 
@@ -125,7 +125,7 @@ impl Application {
             .max_connections
             .div_ceil(settings.workers.unwrap_or_else(num_workers).max(1))
             .max(1);
-        let hits = Hits::new(cache.clone(), settings.public_url.as_deref());
+        let reads = Reads::new(cache.clone(), settings.public_url.as_deref());
         let settings = web::Data::new(settings);
         let mut server = HttpServer::new(move || {
             App::new()
@@ -136,7 +136,7 @@ impl Application {
                 .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
                 .wrap(Front {
                     counting,
-                    hits: hits.clone(),
+                    reads: reads.clone(),
                 })
                 .app_data(settings.clone())
                 .app_data(hosts.clone())
@@ -237,8 +237,8 @@ impl Application {
 }
 
 /// Every public endpoint answers any origin: any frontend may call them.
-/// (Reads answered from the view cache before routing add the same headers
-/// themselves: `crate::routes::hits`.)
+/// (Reads of codes, answered before routing, add the same headers
+/// themselves: `crate::routes::reads`.)
 /// No credentials are involved, so the answer is the wildcard `*`, the same
 /// for every origin — which keeps cached responses shareable (no `Vary`).
 fn cors() -> Cors {
@@ -248,7 +248,7 @@ fn cors() -> Cors {
         .disable_vary_header()
         .allowed_methods(["GET", "POST", "OPTIONS"])
         .allow_any_header()
-        .expose_headers(hits::EXPOSED)
+        .expose_headers(reads::EXPOSED)
         .max_age(86_400)
 }
 

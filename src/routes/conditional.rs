@@ -32,7 +32,7 @@ pub fn version_tag(version: Version) -> EntityTag {
 /// The strong entity tag of a body: its 64-bit XXH3 hash. A tag only has to
 /// change when the body does; it is no MAC.
 pub fn body_tag(body: &[u8]) -> EntityTag {
-    EntityTag::new_strong(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body)))
+    hash_tag(xxhash_rust::xxh3::xxh3_64(body))
 }
 
 /// The strong entity tag of an answer that is a pure function of `inputs`
@@ -46,8 +46,33 @@ pub fn input_tag(inputs: &[&[u8]]) -> EntityTag {
         all.extend_from_slice(&(input.len() as u64).to_le_bytes());
         all.extend_from_slice(input);
     }
-    let hash = xxhash_rust::xxh3::xxh3_64_with_seed(&all, source_fingerprint());
-    EntityTag::new_strong(format!("{hash:016x}"))
+    hash_tag(xxhash_rust::xxh3::xxh3_64_with_seed(
+        &all,
+        source_fingerprint(),
+    ))
+}
+
+/// A strong tag of a hash's 16 lower-case hex digits (what `{:016x}`
+/// writes, without the formatting machinery: every uncached view is
+/// tagged).
+fn hash_tag(hash: u64) -> EntityTag {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let text: String = (0..16)
+        .rev()
+        .map(|i| char::from(DIGITS[(hash >> (4 * i)) as usize & 0xf]))
+        .collect();
+    EntityTag::new_strong(text)
+}
+
+/// The `ETag` header's text for `tag`: `"…"`, or `W/"…"` when weak (what
+/// its `Display` writes).
+pub fn tag_text(tag: &EntityTag) -> String {
+    let prefix = if tag.weak { "W/\"" } else { "\"" };
+    let mut text = String::with_capacity(prefix.len() + tag.tag().len() + 1);
+    text.push_str(prefix);
+    text.push_str(tag.tag());
+    text.push('"');
+    text
 }
 
 /// The fingerprint `build.rs` made of the sources, as a number.
@@ -202,6 +227,14 @@ mod tests {
                 Ok(Precondition::Any) => prop_assert!(text.contains('*')),
                 Err(_) => {}
             }
+        }
+
+        #[test]
+        fn hash_tags_and_their_text_are_what_formatting_writes(hash in any::<u64>(), weak in any::<bool>()) {
+            let tag = hash_tag(hash);
+            prop_assert_eq!(tag.tag(), format!("{hash:016x}"));
+            let tag = if weak { EntityTag::new_weak(tag.tag().to_owned()) } else { tag };
+            prop_assert_eq!(tag_text(&tag), tag.to_string());
         }
 
         #[test]

@@ -5,8 +5,8 @@
 //! 1. its id and span ([`crate::telemetry`]);
 //! 2. refusals that need no route: a connection over its client's cap
 //!    ([`super::connections`]), a `Host` the service does not answer for
-//!    ([`super::host`]); then reads answered from the view cache
-//!    ([`super::hits`]);
+//!    ([`super::host`]); then reads of codes, answered without the
+//!    router ([`super::reads`]);
 //! 3. the body's deadline ([`super::deadline`]), for a request with a body;
 //!
 //! then, on the answer: compression ([`super::encoding`]) of a routed
@@ -34,7 +34,7 @@ use actix_web::http::Method;
 use tracing::Level;
 
 use super::deadline::Armed;
-use super::{connections, deadline, drain, encoding, hits, host};
+use super::{connections, deadline, drain, encoding, host, reads};
 use crate::metrics::metrics;
 use crate::problem::ApiError;
 use crate::telemetry::{client_id, fresh_id, REQUEST_ID};
@@ -44,8 +44,8 @@ use crate::telemetry::{client_id, fresh_id, REQUEST_ID};
 pub struct Front {
     /// Whether requests are counted for `/metrics`.
     pub counting: bool,
-    /// Where cached reads are answered from, when views are cached.
-    pub hits: Option<hits::Hits>,
+    /// What reads are answered from.
+    pub reads: reads::Reads,
 }
 
 impl<S, B> Transform<S, ServiceRequest> for Front
@@ -63,7 +63,7 @@ where
         ready(Ok(FrontService {
             service,
             counting: self.counting,
-            hits: self.hits.clone(),
+            reads: self.reads.clone(),
         }))
     }
 }
@@ -72,7 +72,7 @@ where
 pub struct FrontService<S> {
     service: S,
     counting: bool,
-    hits: Option<hits::Hits>,
+    reads: reads::Reads,
 }
 
 impl<S, B> Service<ServiceRequest> for FrontService<S>
@@ -101,7 +101,7 @@ where
         let refusal = connections::refusal(&req).or_else(|| host::refusal(&req));
         let (answer, route) = match refusal {
             Some(answer) => (Some(answer), None),
-            None => match self.hits.as_ref().and_then(|h| h.answer(&req)) {
+            None => match self.reads.answer(&req) {
                 Some((answer, route)) => (Some(answer), Some(route)),
                 None => (None, None),
             },

@@ -12,7 +12,6 @@ pub mod encoding;
 pub mod front;
 pub mod games;
 pub mod health;
-pub mod hits;
 pub mod host;
 pub mod json;
 pub mod limits;
@@ -21,6 +20,7 @@ pub mod matches;
 pub mod observe;
 pub mod pages;
 pub mod picture;
+pub mod reads;
 pub mod socket;
 pub mod state;
 
@@ -80,7 +80,7 @@ impl Rendered {
     }
 
     fn tagged(body: Bytes, content_type: HeaderValue, etag: EntityTag) -> Rendered {
-        let etag_header = HeaderValue::from_str(&etag.to_string())
+        let etag_header = HeaderValue::from_str(&conditional::tag_text(&etag))
             .expect("a quoted run of hex digits is a valid header value");
         let encoded = (body.len() >= encoding::MIN_SIZE && encoding::compressible(&content_type))
             .then(|| Arc::new([OnceLock::new(), OnceLock::new()]));

@@ -120,16 +120,33 @@ pub async fn read(
     if super::pages::prefers_html(&req) {
         return Ok(super::pages::see_page(games::page_url("", kind, &code)));
     }
-    let (key, base_len) = read_key(&req, configured_base(&req), kind, &code);
-    let view = cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
-        let pos = games::decode(kind, &code, "code")?;
+    let view = read_view(&req, configured_base(&req), &cache, kind, &code)?;
+    Ok(read_answer(&req, view))
+}
+
+/// The view a read of `code` answers with: from `cache`, or rendered (and
+/// kept there) when the code is one.
+///
+/// # Errors
+///
+/// [`GameError::InvalidCode`] and the like, when `code` is not a code of
+/// the game.
+pub(super) fn read_view(
+    req: &HttpRequest,
+    public_url: Option<&str>,
+    cache: &ViewCache,
+    kind: GameKind,
+    code: &str,
+) -> Result<Rendered, ApiError> {
+    let (key, base_len) = read_key(req, public_url, kind, code);
+    cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
+        let pos = games::decode(kind, code, "code")?;
         // The view is a function of its share URL: tagged by it.
         Ok(Rendered::of_inputs(
             games::view(&pos, &key[..base_len]),
             &view_inputs(&key),
         ))
-    })?;
-    Ok(read_answer(&req, view))
+    })
 }
 
 /// The cache key of a read of `code`: its share URL (on `public_url` when

@@ -16,7 +16,7 @@
 //! `0 1`; a fullmove number of 0, which some tools write, reads as 1, as
 //! Fairy-Stockfish reads it.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::str::FromStr;
 
 use super::position::{PositionError, Setup};
@@ -336,17 +336,34 @@ impl Position {
                 out.push(empty_run(empty));
             }
         }
-        let _ = write!(
-            out,
-            " {} - - {} {}",
-            match self.turn() {
-                Side::Red => 'w',
-                Side::Black => 'b',
-            },
-            counters.halfmove_clock,
-            counters.fullmove_number
-        );
+        // What `write!(out, " {} - - {} {}", …)` writes, without the
+        // formatting machinery: every xiangqi view carries a FEN.
+        out.push_str(match self.turn() {
+            Side::Red => " w - - ",
+            Side::Black => " b - - ",
+        });
+        push_decimal(&mut out, counters.halfmove_clock);
+        out.push(' ');
+        push_decimal(&mut out, counters.fullmove_number);
         out
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut rest = n;
+    let mut len = 0;
+    loop {
+        digits[len] = (rest % 10) as u8;
+        len += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in digits[..len].iter().rev() {
+        out.push(char::from(b'0' + d));
     }
 }
 
@@ -355,4 +372,24 @@ impl Position {
 fn empty_run(count: u8) -> char {
     debug_assert!((1..=9).contains(&count), "a run of {count} points");
     char::from(b'0' + count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_are_written_in_decimal() {
+        for n in [0, 7, 9, 10, 99, 100, 4_000_000, u32::MAX] {
+            let mut out = String::new();
+            push_decimal(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+        let counters = Counters {
+            halfmove_clock: 120,
+            fullmove_number: 1_000_001,
+        };
+        let fen = Position::start().to_fen_with(counters);
+        assert!(fen.ends_with(" w - - 120 1000001"), "{fen}");
+    }
 }

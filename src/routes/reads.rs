@@ -1,19 +1,16 @@
-//! Reads answered from the view cache before routing.
+//! Reads of codes, answered before routing.
 //!
-//! A `GET /v1/{game}/{code}` whose view is in the cache (a start position,
-//! a link shared in a chat) needs nothing of the router, the extractors or
-//! the middleware between [`super::front`] and the handler: [`answer`]
-//! takes the game and code from the path, looks the share URL up, and
-//! answers as [`super::state::read`] would, with the CORS headers
-//! `actix-cors` would add ([`crate::startup`]'s policy: any origin, no
-//! credentials). Anything else — a miss, a code with percent-escapes, a
-//! browser asking for HTML, a path that is not a read — goes on to the
-//! router, which renders the view and keeps it, so that the next read of it
-//! is a hit.
-//!
-//! The cache only ever holds what the read handler rendered for a path the
-//! router sent it, so a path another route takes (`/v1/xiangqi/start`) is
-//! never found here.
+//! `GET /v1/{game}/{code}` is what a frontend and a shared link ask for
+//! most, and its answer needs nothing of the router, the extractors or the
+//! middleware between [`super::front`] and the handler: [`Reads::answer`]
+//! takes the game and code from the path and answers as
+//! [`super::state::read`] would — the view from the cache, or rendered and
+//! kept there — with the CORS headers `actix-cors` would add
+//! ([`crate::startup`]'s policy: any origin, no credentials). Anything else
+//! goes on to the router: a code that is not one (whose problem the
+//! handler writes), a code with percent-escapes, a browser asking for
+//! HTML, a path another route takes (`/v1/xiangqi/start`, see [`ROUTED`]),
+//! a path that is not a read.
 
 use std::sync::Arc;
 
@@ -50,35 +47,41 @@ pub fn read_pattern(kind: GameKind) -> &'static str {
     }
 }
 
+/// The segments after `/v1/{game}/` that other routes of a game's scope
+/// take (`startup::game_routes`): never read as codes here.
+pub const ROUTED: [&str; 2] = ["start", "import"];
+
 /// The game and code of a read's path (`/v1/{game}/{code}`, a known game, a
-/// code without `/` or `%`), or `None`.
+/// code without `/` or `%` that no other route takes), or `None`.
 fn read_path(path: &str) -> Option<(GameKind, &str)> {
     let rest = path.strip_prefix("/v1/")?;
     let (game, code) = rest.split_once('/')?;
     let kind = GameKind::ALL.into_iter().find(|k| k.as_str() == game)?;
-    let plain = !code.is_empty() && !code.bytes().any(|b| b == b'/' || b == b'%');
+    let plain = !code.is_empty()
+        && !code.bytes().any(|b| b == b'/' || b == b'%')
+        && !ROUTED.contains(&code);
     plain.then_some((kind, code))
 }
 
 /// The view cache, and what a read's share URL is built from.
 #[derive(Clone)]
-pub struct Hits {
+pub struct Reads {
     cache: web::Data<ViewCache>,
     public_url: Option<Arc<str>>,
 }
 
-impl Hits {
-    /// Answers from `cache` (`None` when it keeps nothing), with share
+impl Reads {
+    /// Answers with views from `cache` (which may keep nothing), with share
     /// URLs on `public_url` when one is configured.
-    pub fn new(cache: web::Data<ViewCache>, public_url: Option<&str>) -> Option<Hits> {
-        cache.is_enabled().then(|| Hits {
+    pub fn new(cache: web::Data<ViewCache>, public_url: Option<&str>) -> Reads {
+        Reads {
             cache,
             public_url: public_url.map(Arc::from),
-        })
+        }
     }
 
-    /// The answer to `req` from the view cache, with the route pattern to
-    /// count it under, when it is a read of a cached view.
+    /// The answer to `req`, with the route pattern to count it under, when
+    /// it is a read of a code.
     pub fn answer(&self, req: &ServiceRequest) -> Option<(HttpResponse, &'static str)> {
         if !matches!(*req.method(), Method::GET | Method::HEAD) {
             return None;
@@ -88,8 +91,8 @@ impl Hits {
         if pages::prefers_html(http) {
             return None;
         }
-        let (key, _) = state::read_key(http, self.public_url.as_deref(), kind, code);
-        let view = self.cache.get(&key)?;
+        let view =
+            state::read_view(http, self.public_url.as_deref(), &self.cache, kind, code).ok()?;
         let mut response = state::read_answer(http, view);
         let headers = response.headers_mut();
         headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
@@ -135,6 +138,8 @@ mod tests {
             "/v1/xiangqi/abc/play",
             "/v1/xiangqi/abc/",
             "/v1/xiangqi/a%62c",
+            "/v1/xiangqi/start",
+            "/v1/gomoku/import",
             "/v2/xiangqi/abc",
             "/v1/matches",
         ] {

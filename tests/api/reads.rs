@@ -1,13 +1,15 @@
-//! Reads answered from the view cache before routing (`src/routes/hits.rs`)
-//! answer exactly as the routed read that rendered the view: same status,
-//! body, entity tag, caching, `Vary` and CORS headers, conditional and HEAD
-//! requests included.
+//! Reads of codes answered before routing (`src/routes/reads.rs`), from
+//! the view cache or rendered there, answer exactly as the routed read:
+//! same status, body, entity tag, caching, `Vary` and CORS headers,
+//! conditional and HEAD requests included.
 
 use std::collections::BTreeSet;
 
 use reqwest::Method;
 
-use crate::helpers::{spawn_app, TestResponse, START};
+use qipan::configuration::Settings;
+
+use crate::helpers::{spawn_app, spawn_app_with, TestResponse, START};
 
 /// The headers a read's answer is made of, the CORS list as a set (its
 /// order is not part of it).
@@ -44,8 +46,16 @@ fn answer_headers(res: &TestResponse) -> Vec<(String, String)> {
     out
 }
 
+/// `path` with its code's first character percent-escaped: the same read,
+/// which only the router answers.
+fn escaped(path: &str) -> String {
+    let (head, code) = path.rsplit_once('/').expect("a read's path");
+    let first = code.as_bytes()[0];
+    format!("{head}/%{first:02X}{}", &code[1..])
+}
+
 #[tokio::test]
-async fn a_cached_read_answers_as_the_read_that_rendered_it() {
+async fn reads_answered_before_routing_answer_as_the_routed_read() {
     let path = format!("/v1/xiangqi/{START}");
     let variants: [&[(&str, &str)]; 4] = [
         &[],
@@ -53,21 +63,48 @@ async fn a_cached_read_answers_as_the_read_that_rendered_it() {
         &[("accept-encoding", "br")],
         &[("accept-encoding", "gzip"), ("accept", "application/json")],
     ];
+    let uncached = spawn_app_with(Settings {
+        cache_mb: 0,
+        ..Settings::for_tests()
+    })
+    .await;
     for headers in variants {
-        // A fresh service each time: the first read renders (a miss, routed),
-        // the second is answered from the cache.
+        // A fresh service each time: a routed read renders the view and
+        // keeps it, and the plain read is answered from the cache; or the
+        // plain read renders it before routing, and the routed read finds
+        // it kept; or nothing is kept, and each renders.
         let app = spawn_app().await;
-        let rendered = app.request(Method::GET, &path, headers, None).await;
+        let routed = app
+            .request(Method::GET, &escaped(&path), headers, None)
+            .await;
         let hit = app.request(Method::GET, &path, headers, None).await;
-        assert_eq!(rendered.status, 200, "{headers:?}");
-        assert_eq!(hit.status, 200, "{headers:?}");
-        assert_eq!(hit.wire, rendered.wire, "{headers:?}");
-        assert_eq!(
-            answer_headers(&hit),
-            answer_headers(&rendered),
-            "{headers:?}"
-        );
-        assert!(hit.header("x-request-id").is_some());
+        let fresh = spawn_app().await;
+        let rendered = fresh.request(Method::GET, &path, headers, None).await;
+        let routed_after = fresh
+            .request(Method::GET, &escaped(&path), headers, None)
+            .await;
+        let unkept = uncached.request(Method::GET, &path, headers, None).await;
+        let routed_unkept = uncached
+            .request(Method::GET, &escaped(&path), headers, None)
+            .await;
+        for (name, answer, routed) in [
+            ("hit", &hit, &routed),
+            ("rendered", &rendered, &routed_after),
+            ("unkept", &unkept, &routed_unkept),
+        ] {
+            assert_eq!(routed.status, 200, "{name} {headers:?}");
+            assert_eq!(answer.status, 200, "{name} {headers:?}");
+            assert!(
+                answer.wire == routed.wire,
+                "{name} {headers:?}: bodies differ"
+            );
+            assert_eq!(
+                answer_headers(answer),
+                answer_headers(routed),
+                "{name} {headers:?}"
+            );
+            assert!(answer.header("x-request-id").is_some());
+        }
         let with_origin = headers.iter().any(|(h, _)| *h == "origin");
         assert_eq!(
             hit.header("access-control-allow-origin").is_some(),
@@ -125,13 +162,19 @@ async fn a_browser_is_sent_to_the_page_even_when_the_view_is_cached() {
 }
 
 #[tokio::test]
-async fn only_reads_of_cached_views_are_answered_before_routing() {
+async fn only_reads_of_codes_are_answered_before_routing() {
     let app = spawn_app().await;
-    // The start route is never taken for a code, cached or not.
-    let start = app.get("/v1/xiangqi/start").await;
-    assert_eq!(start.status, 200);
+    for game in ["xiangqi", "gomoku", "quoridor", "2048", "tetris"] {
+        // The start and import routes are never taken for codes.
+        let start = app.get(&format!("/v1/{game}/start")).await;
+        assert_eq!(start.status, 200, "{game}");
+        assert_eq!(start.json()["game"], game);
+        app.get(&format!("/v1/{game}/import"))
+            .await
+            .problem(405, "method-not-allowed");
+    }
     let again = app.get("/v1/xiangqi/start").await;
-    assert_eq!(again.body, start.body);
+    assert_eq!(again.body, app.get("/v1/xiangqi/start").await.body);
     // A code that is not one is a problem each time, never cached.
     for _ in 0..2 {
         app.get("/v1/xiangqi/not-a-code")
