@@ -2,13 +2,13 @@
 # Starting and stopping the release binary for the load scripts (sourced,
 # not run). Needs $tmp, a directory for the logs.
 
-# start_server PORT DATABASE_URL [FLAG...]: starts target/release/qipan on
-# 127.0.0.1:PORT with the flags, logging to $tmp/qipan-PORT.log; sets
-# server_pid; waits up to 10 s for /healthz.
+# start_server PORT DATABASE_URL [FLAG...]: starts $QIPAN_BIN (default
+# target/release/qipan) on 127.0.0.1:PORT with the flags, logging to
+# $tmp/qipan-PORT.log; sets server_pid; waits up to 10 s for /healthz.
 start_server() {
     local port=$1 url=$2
     shift 2
-    target/release/qipan --addr "127.0.0.1:$port" --database-url "$url" "$@" \
+    "${QIPAN_BIN:-target/release/qipan}" --addr "127.0.0.1:$port" --database-url "$url" "$@" \
         >"$tmp/qipan-$port.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 100); do

@@ -23,6 +23,7 @@ mod quoridor;
 mod reads;
 mod repetition;
 mod retention;
+mod schema;
 mod spec;
 mod stateless_repetition;
 mod tetris;
