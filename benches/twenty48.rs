@@ -38,7 +38,11 @@
 //! rounds' ratios, for the two workloads of `scripts/slide-vs-nneonneo.sh`:
 //! `tight`, every position's four moves over and over (throughput), and
 //! `chain`, each move's result the next move's board (latency). Both sides
-//! print checks of their results, which must agree. Without
+//! print checks of their results, which must agree. Each run of either side
+//! is a process of its own (ours, this bench binary started again with
+//! [`OURS_RUN`] set): where a process's tables land in the caches varies
+//! from one process to the next and weighs on its speed for as long as it
+//! lives, so each round draws that afresh for both sides. Without
 //! `QIPAN_NNEONNEO` it says how to get the program and goes on.
 
 use std::hash::{Hash, Hasher};
@@ -47,7 +51,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use qipan_rules::twenty48::{Direction, Position};
 
 const POSITIONS: usize = 1024;
@@ -201,8 +205,11 @@ fn bench(c: &mut Criterion) {
     versus_nneonneo(&positions);
 }
 
-/// Runs of each side in `twenty48/nneonneo`.
-const NNEONNEO_ROUNDS: usize = 7;
+/// Runs of each side in `twenty48/nneonneo`: a round's ratio strays by a
+/// tenth now and then on a shared machine (the other process scheduled
+/// on the same core, a frequency step), which the median of 15 rides out
+/// where that of 7 did not always.
+const NNEONNEO_ROUNDS: usize = 15;
 /// Tight passes over the positions per run, four moves a position.
 const NNEONNEO_PASSES: u64 = 4000;
 /// Chain moves per run.
@@ -254,9 +261,9 @@ fn versus_nneonneo(positions: &[Position]) {
         // machine the other has just warmed.
         let (theirs, ours) = if round % 2 == 0 {
             let theirs = run_nneonneo(Path::new(&driver), &file);
-            (theirs, run_ours(positions))
+            (theirs, run_ours_apart())
         } else {
-            let ours = run_ours(positions);
+            let ours = run_ours_apart();
             (run_nneonneo(Path::new(&driver), &file), ours)
         };
         assert_eq!(
@@ -336,6 +343,32 @@ fn run_nneonneo(driver: &Path, boards: &Path) -> TheirRun {
             ),
         ),
     }
+}
+
+/// Set in the environment of a run of our side: the bench binary then
+/// times ours on [`mid_game_positions`], prints the two speeds and exits.
+const OURS_RUN: &str = "QIPAN_TWENTY48_OURS_RUN";
+
+/// [`run_ours`] in a process of its own, see the module documentation.
+fn run_ours_apart() -> [f64; 2] {
+    let me = std::env::current_exe().expect("the bench binary's path");
+    let out = Command::new(&me)
+        .env(OURS_RUN, "1")
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", me.display()));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "a run of ours failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let speeds: Vec<f64> = text
+        .split_whitespace()
+        .map(|w| w.parse().expect("a speed"))
+        .collect();
+    speeds
+        .try_into()
+        .unwrap_or_else(|_| panic!("not two speeds from a run of ours: {text}"))
 }
 
 /// Moves per second (millions) of our `tight` and `chain`, timed as the
@@ -444,4 +477,15 @@ fn packed(pos: &Position) -> u64 {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+/// `criterion_main!`, but a run of our side (see [`run_ours_apart`]) only
+/// times ours.
+fn main() {
+    if std::env::var_os(OURS_RUN).is_some() {
+        let [tight, chain] = run_ours(&mid_game_positions());
+        println!("{tight} {chain}");
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
