@@ -40,19 +40,16 @@ cargo build --release --locked --bin qipan
 
 tmp=$(mktemp -d)
 server_pid=
+# shellcheck source=lib/server.sh
+source "scripts/lib/server.sh"
+
 cleanup() {
-    if [[ -n $server_pid ]]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    stop_server_if_any
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# shellcheck source=lib/server.sh
-source "scripts/lib/server.sh"
 
 # A finished 2048 match with `$1` moves played (a kept history of at most
 # 100); prints its id.

@@ -98,11 +98,11 @@ cargo build --release --bin qipan --example live_load
 
 tmp=$(mktemp -d)
 server_pid=
+# shellcheck source=lib/server.sh
+source "scripts/lib/server.sh"
+
 cleanup() {
-    if [[ -n $server_pid ]]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    stop_server_if_any
     if [[ $PG == 1 ]]; then
         psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $BENCH_DB WITH (FORCE)" >/dev/null 2>&1 || true
     fi
@@ -128,9 +128,6 @@ fresh_db() {
 
 # shellcheck source=lib/cpu.sh
 source "scripts/lib/cpu.sh"
-
-# shellcheck source=lib/server.sh
-source "scripts/lib/server.sh"
 
 # Stops the server and shows what it logged (warnings and errors only, by
 # default).

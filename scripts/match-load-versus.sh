@@ -59,19 +59,16 @@ cargo build --release --locked --bin qipan --example match_load
 
 tmp=$(mktemp -d)
 server_pid=
+# shellcheck source=lib/server.sh
+source "scripts/lib/server.sh"
+
 cleanup() {
-    if [[ -n $server_pid ]]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    stop_server_if_any
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $BENCH_DB WITH (FORCE)" >/dev/null 2>&1 || true
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# shellcheck source=lib/server.sh
-source "scripts/lib/server.sh"
 
 # run LABEL BIN DATABASE: one run of the client against a fresh database;
 # appends its moves per second to $tmp/DATABASE-LABEL.

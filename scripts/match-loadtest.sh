@@ -56,11 +56,11 @@ cargo build --release --bin qipan --example match_load
 
 tmp=$(mktemp -d)
 server_pid=
+# shellcheck source=lib/server.sh
+source "scripts/lib/server.sh"
+
 cleanup() {
-    if [[ -n $server_pid ]]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    stop_server_if_any
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $BENCH_DB WITH (FORCE)" \
         -c "DROP DATABASE IF EXISTS $PGBENCH_DB WITH (FORCE)" >/dev/null 2>&1 || true
     rm -rf "$tmp"
@@ -75,9 +75,6 @@ fresh_db() {
 
 # shellcheck source=lib/cpu.sh
 source "scripts/lib/cpu.sh"
-
-# shellcheck source=lib/server.sh
-source "scripts/lib/server.sh"
 
 # Runs the client against the server on a port, keeps its JSON line in
 # $tmp/<label>.json, stops the server and prints the CPU the server (and, with

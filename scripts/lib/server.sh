@@ -26,3 +26,13 @@ stop_server() {
     wait "$server_pid" 2>/dev/null || true
     server_pid=
 }
+
+# stop_server_if_any: stop_server for a cleanup trap: does nothing when no
+# server runs, and never fails.
+stop_server_if_any() {
+    if [[ -n ${server_pid:-} ]]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+        server_pid=
+    fi
+}
