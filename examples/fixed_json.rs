@@ -15,7 +15,7 @@
 
 use std::net::SocketAddr;
 
-use actix_web::http::header;
+use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::web::{self, Bytes};
 use actix_web::{App, HttpResponse, HttpServer};
 use anyhow::Context;
@@ -29,24 +29,47 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 struct Fixed {
     body: Bytes,
-    etag: String,
+    etag: HeaderValue,
 }
 
 impl Fixed {
     fn read(path: &str) -> anyhow::Result<Fixed> {
         let body = std::fs::read(path).with_context(|| format!("reading {path}"))?;
         Ok(Fixed {
-            etag: format!("\"{:016x}\"", fnv1a(&body)),
+            etag: HeaderValue::from_str(&format!("\"{:016x}\"", fnv1a(&body)))?,
             body: Bytes::from(body),
         })
     }
 
+    /// The answer, with the header lines qipan sends with a state (their
+    /// values fixed, the request id one of the same length, all made once):
+    /// the same bytes on the wire.
     fn answer(&self) -> HttpResponse {
-        HttpResponse::Ok()
-            .content_type("application/json")
-            .insert_header((header::ETAG, self.etag.as_str()))
-            .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
-            .body(self.body.clone())
+        let mut res = HttpResponse::Ok().body(self.body.clone());
+        let headers = res.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        headers.insert(header::ETAG, self.etag.clone());
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=31536000, immutable"),
+        );
+        headers.append(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        headers.append(header::VARY, HeaderValue::from_static("Accept"));
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static(
+                "etag, location, retry-after, ratelimit, ratelimit-policy, \
+                 www-authenticate, x-request-id",
+            ),
+        );
+        headers.insert(
+            HeaderName::from_static("x-request-id"),
+            HeaderValue::from_static("0123abcd-0"),
+        );
+        res
     }
 }
 
