@@ -18,7 +18,9 @@
 #![deny(missing_docs)]
 
 mod budget;
+pub mod gomoku;
 mod level;
+pub mod quoridor;
 
 pub use budget::{Budget, Limits};
 pub use level::{Level, LevelError};
