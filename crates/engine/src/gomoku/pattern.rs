@@ -278,7 +278,7 @@ mod tests {
             ("...xx*xx...", Rule::RenjuBlack, Five),
             ("....x*xx...", Rule::Long, OpenFour),
             ("...ox*xx...", Rule::Long, Four),
-            ("...x.*x.x..", Rule::Long, OpenFour),
+            ("...x.*xx.x.", Rule::Long, OpenFour),
             ("..x.x*x.x..", Rule::RenjuBlack, DoubleFour),
             ("...x.*xx.x.", Rule::RenjuBlack, DoubleFour),
             ("....x*x....", Rule::Long, OpenThree),
