@@ -38,16 +38,6 @@ pub(crate) fn side(s: Stone) -> usize {
     }
 }
 
-/// The stone of colour index `c`.
-#[inline]
-pub(crate) fn stone(c: usize) -> Stone {
-    if c == 0 {
-        Stone::Black
-    } else {
-        Stone::White
-    }
-}
-
 /// How a stone on a point stands, all four lines together: the classes
 /// the threat search and the move ordering ask about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -215,10 +205,6 @@ impl Board {
         Point::new(c as u8, r as u8).unwrap_or_else(|| unreachable!("an on-board cell"))
     }
 
-    pub(crate) fn variant(&self) -> Variant {
-        self.variant
-    }
-
     /// The side to move, 0 black, 1 white.
     #[inline]
     pub(crate) fn to_move(&self) -> usize {
@@ -228,17 +214,6 @@ impl Board {
     #[inline]
     pub(crate) fn hash(&self) -> u64 {
         self.hash
-    }
-
-    /// Number of stones played on top of the position (the search's ply).
-    #[inline]
-    pub(crate) fn ply(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// The last stone placed by the search, if any.
-    pub(crate) fn last(&self) -> Option<Idx> {
-        self.moves.last().copied()
     }
 
     /// The on-board cells in board order.
@@ -485,21 +460,6 @@ impl Board {
                 .copied()
                 .filter(|&i| self.cells[i] == EMPTY && self.near[i] > 0 && self.pats[c][i].contains(&Pat::Five)),
         );
-    }
-
-    /// An empty point on the lines through `i` where `c` would make five
-    /// (the first found), if any: where a four just made on `i` must be
-    /// blocked.
-    pub(crate) fn five_point_near(&self, c: usize, i: Idx) -> Option<Idx> {
-        for d in 0..4 {
-            for k in (-4..=4).filter(|&k| k != 0) {
-                let q = (i as i32 + k * DIRS[d]) as usize;
-                if self.cells[q] == EMPTY && self.pats[c][q][d] == Pat::Five {
-                    return Some(q);
-                }
-            }
-        }
-        None
     }
 }
 

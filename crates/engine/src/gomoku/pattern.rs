@@ -93,7 +93,7 @@ pub(crate) const EMPTY: u32 = 0;
 /// The colour's own stone.
 pub(crate) const OWN: u32 = 1;
 /// The other colour's stone, or the edge of the board.
-pub(crate) const BLOCKED: u32 = 2;
+const BLOCKED: u32 = 2;
 
 /// Number of key bits: ten cells, two bits each.
 pub(crate) const KEY_BITS: u32 = 20;
@@ -135,7 +135,7 @@ fn decode(key: u32) -> Option<Line> {
     line[5] = OWN;
     for (i, off) in (-5..=5).filter(|&o| o != 0).enumerate() {
         let d = (key >> (2 * i)) & 3;
-        if d == 3 {
+        if d > BLOCKED {
             return None;
         }
         line[(off + 5) as usize] = d;
