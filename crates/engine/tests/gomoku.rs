@@ -20,7 +20,11 @@ fn pt(s: &str) -> Point {
 }
 
 fn rows(variant: Variant, text: &str) -> Position {
-    let text: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let text: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     Position::from_rows(variant, &text.join("\n")).unwrap()
 }
 
@@ -76,11 +80,16 @@ fn assert_vcf(pos: &Position, line: &[Point], name: &str) {
     let attacker = pos.turn();
     let mut p = pos.clone();
     for (k, &m) in line.iter().enumerate() {
-        p = p.play(m).unwrap_or_else(|e| panic!("{name}: ply {k} {m}: {e}"));
+        p = p
+            .play(m)
+            .unwrap_or_else(|e| panic!("{name}: ply {k} {m}: {e}"));
         if k + 1 == line.len() {
             assert_eq!(
                 p.status(),
-                Status::Won { winner: attacker, reason: qipan_rules::EndReason::FiveInARow },
+                Status::Won {
+                    winner: attacker,
+                    reason: qipan_rules::EndReason::FiveInARow
+                },
                 "{name}: the line does not end in a five"
             );
             return;
@@ -92,11 +101,18 @@ fn assert_vcf(pos: &Position, line: &[Point], name: &str) {
         let threats = five_points(&setup, attacker);
         assert!(!threats.is_empty(), "{name}: ply {k} {m} is not a four");
         let counters = five_points(&setup, attacker.opponent());
-        assert!(counters.is_empty(), "{name}: after ply {k} the defender has a five on {counters:?}");
+        assert!(
+            counters.is_empty(),
+            "{name}: after ply {k} the defender has a five on {counters:?}"
+        );
         let reply = line[k + 1];
         if let [only] = threats.as_slice() {
             let forbidden = p.forbidden_reason(*only).is_some() && attacker == Stone::White;
-            assert!(reply == *only || forbidden, "{name}: ply {} {reply} does not block {only}", k + 1);
+            assert!(
+                reply == *only || forbidden,
+                "{name}: ply {} {reply} does not block {only}",
+                k + 1
+            );
         }
     }
     panic!("{name}: the line ends on a defender's move");
@@ -120,8 +136,13 @@ fn puzzles() -> Vec<Puzzle> {
             plies = v.parse().ok();
         } else if l == "rows" {
             let board: Vec<&str> = lines.by_ref().take(15).collect();
-            let pos = Position::from_rows(Variant::Renju, &board.join("\n")).unwrap_or_else(|e| panic!("{id}: {e}"));
-            out.push(Puzzle { id: id.clone(), plies, pos });
+            let pos = Position::from_rows(Variant::Renju, &board.join("\n"))
+                .unwrap_or_else(|e| panic!("{id}: {e}"));
+            out.push(Puzzle {
+                id: id.clone(),
+                plies,
+                pos,
+            });
         }
     }
     out
@@ -135,11 +156,18 @@ fn every_vcf_puzzle_is_solved() {
         let a = analyse(&pz.pos, &Limits::nodes(1_000_000), 1);
         let line = &a.lines[0];
         let Score::Win(n) = line.score else {
-            panic!("{}: no win found: {} after {} nodes", pz.id, line.score, a.nodes);
+            panic!(
+                "{}: no win found: {} after {} nodes",
+                pz.id, line.score, a.nodes
+            );
         };
         assert_eq!(n as usize, line.pv.len(), "{}", pz.id);
         if let Some(min) = pz.plies {
-            assert!(n >= min, "{}: a win in {n} beats the proven shortest {min}", pz.id);
+            assert!(
+                n >= min,
+                "{}: a win in {n} beats the proven shortest {min}",
+                pz.id
+            );
         }
         assert_vcf(&pz.pos, &line.pv, &pz.id);
     }
@@ -168,10 +196,16 @@ fn a_five_is_made_at_once_in_every_rule_set() {
         let pos = rows(variant, board);
         let a = analyse(&pos, &Limits::nodes(2_000), 3);
         assert_eq!(a.lines[0].score, Score::Win(1), "{variant}");
-        assert!([pt("d8"), pt("i8")].contains(&a.lines[0].pv[0]), "{variant}");
+        assert!(
+            [pt("d8"), pt("i8")].contains(&a.lines[0].pv[0]),
+            "{variant}"
+        );
         for level in 1..=10 {
             let m = choose(&pos, Level::new(level).unwrap(), 7, &Limits::nodes(2_000));
-            assert!(m == Some(pt("d8")) || m == Some(pt("i8")), "{variant} level {level}: {m:?}");
+            assert!(
+                m == Some(pt("d8")) || m == Some(pt("i8")),
+                "{variant} level {level}: {m:?}"
+            );
         }
     }
 }
@@ -204,7 +238,11 @@ fn a_four_is_blocked_when_there_is_no_five() {
     let a = analyse(&pos, &Limits::nodes(20_000), 1);
     assert_eq!(a.lines[0].pv[0], pt("i8"), "{}", a.lines[0].score);
     for level in 1..=10 {
-        assert_eq!(choose(&pos, Level::new(level).unwrap(), 3, &Limits::nodes(20_000)), Some(pt("i8")), "level {level}");
+        assert_eq!(
+            choose(&pos, Level::new(level).unwrap(), 3, &Limits::nodes(20_000)),
+            Some(pt("i8")),
+            "level {level}"
+        );
     }
 }
 
@@ -229,11 +267,18 @@ fn an_overline_wins_only_where_the_rules_say() {
         ...............
         ...............";
     let free = rows(Variant::Freestyle, board);
-    assert_eq!(analyse(&free, &Limits::nodes(5_000), 1).lines[0].pv[0], pt("f8"));
+    assert_eq!(
+        analyse(&free, &Limits::nodes(5_000), 1).lines[0].pv[0],
+        pt("f8")
+    );
     for variant in [Variant::Standard, Variant::Renju] {
         let pos = rows(variant, board);
         let a = analyse(&pos, &Limits::nodes(20_000), 5);
-        assert!(a.lines.iter().all(|l| l.pv[0] != pt("f8")), "{variant}: {:?}", a.lines);
+        assert!(
+            a.lines.iter().all(|l| l.pv[0] != pt("f8")),
+            "{variant}: {:?}",
+            a.lines
+        );
     }
 }
 
@@ -273,7 +318,11 @@ fn white_wins_by_a_block_that_is_forbidden_to_black() {
     let setup = after.to_setup();
     let threats = five_points(&setup, Stone::White);
     assert_eq!(threats.len(), 1);
-    assert!(after.forbidden_reason(threats[0]).is_some(), "{:?}", threats);
+    assert!(
+        after.forbidden_reason(threats[0]).is_some(),
+        "{:?}",
+        threats
+    );
 }
 
 #[test]
@@ -328,12 +377,17 @@ fn random_game(variant: Variant, size: u8, seed: u64, plies: usize) -> Position 
         let legal: Vec<Point> = pos
             .legal_actions()
             .into_iter()
-            .filter(|p| (p.col() as i32 - centre.col() as i32).abs() <= 4 && (p.row() as i32 - centre.row() as i32).abs() <= 4)
+            .filter(|p| {
+                (p.col() as i32 - centre.col() as i32).abs() <= 4
+                    && (p.row() as i32 - centre.row() as i32).abs() <= 4
+            })
             .collect();
         if legal.is_empty() {
             break;
         }
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let next = pos.play(legal[(s >> 33) as usize % legal.len()]).unwrap();
         if next.status() != Status::Ongoing {
             break;

@@ -52,7 +52,10 @@ fn game(engine: Player, nodes: u64) -> (Player, usize) {
 fn beats_the_shortest_path_runner_from_both_seats() {
     for engine in Player::ALL {
         let (winner, plies) = game(engine, 4_000);
-        assert_eq!(winner, engine, "engine as player {engine} lost in {plies} plies");
+        assert_eq!(
+            winner, engine,
+            "engine as player {engine} lost in {plies} plies"
+        );
     }
 }
 
@@ -69,7 +72,11 @@ fn takes_an_immediate_win() {
     assert_eq!(a.lines[0].pv[0], Action::Move(sq("c9")));
     assert_eq!(a.lines[0].score, Score::Win(1));
     for level in 1..=10 {
-        assert_eq!(choose(&pos, Level::new(level).unwrap(), 5, &Limits::nodes(5_000)), Some(Action::Move(sq("c9"))), "level {level}");
+        assert_eq!(
+            choose(&pos, Level::new(level).unwrap(), 5, &Limits::nodes(5_000)),
+            Some(Action::Move(sq("c9"))),
+            "level {level}"
+        );
     }
 }
 
@@ -88,7 +95,10 @@ fn blocks_a_runner_about_to_win() {
     let m = a.lines[0].pv[0];
     assert!(matches!(m, Action::Wall(_)), "{m}");
     let after = pos.play(m).unwrap();
-    assert!(after.pawn_moves().iter().all(|s| s.rank() != 0), "{m} leaves e2 a step to rank 1");
+    assert!(
+        after.pawn_moves().iter().all(|s| s.rank() != 0),
+        "{m} leaves e2 a step to rank 1"
+    );
 }
 
 fn random_position(seed: u64, plies: usize) -> Position {
@@ -99,7 +109,9 @@ fn random_position(seed: u64, plies: usize) -> Position {
         if legal.is_empty() {
             break;
         }
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let next = pos.play(legal[(s >> 33) as usize % legal.len()]).unwrap();
         if next.winner().is_some() {
             break;

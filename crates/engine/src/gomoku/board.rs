@@ -178,7 +178,12 @@ impl Board {
         }
         board.moves.clear();
         board.to_move = side(pos.turn());
-        board.hash = board.stone_hash() ^ if board.to_move == 1 { zobrist().side } else { 0 };
+        board.hash = board.stone_hash()
+            ^ if board.to_move == 1 {
+                zobrist().side
+            } else {
+                0
+            };
         board
     }
 
@@ -331,9 +336,9 @@ impl Board {
     /// Adds (or removes) the digit of a stone on `i` to the keys of its
     /// neighbours and refreshes their patterns.
     fn shift(&mut self, i: Idx, digit: u32, add: bool) {
-        for d in 0..4 {
+        for (d, step) in DIRS.iter().enumerate() {
             for k in 1..=5i32 {
-                for (q, off) in [(i as i32 - k * DIRS[d], k), (i as i32 + k * DIRS[d], -k)] {
+                for (q, off) in [(i as i32 - k * step, k), (i as i32 + k * step, -k)] {
                     let q = q as usize;
                     let bits = digit << (2 * slot(off));
                     if add {
@@ -356,8 +361,8 @@ impl Board {
         let lo = key & 0x5_5555;
         let hi = (key >> 1) & 0x5_5555;
         let rel = [(lo & !hi) | (hi << 1), (hi & !lo) | (lo << 1)];
-        for c in 0..2 {
-            let p = pattern::lookup(self.rules[c], rel[c]);
+        for (c, rel) in rel.into_iter().enumerate() {
+            let p = pattern::lookup(self.rules[c], rel);
             if self.pats[c][q][d] == p {
                 continue;
             }
@@ -401,8 +406,8 @@ impl Board {
         self.to_move = 0;
         self.put(i);
         let mut real = 0;
-        for d in 0..4 {
-            if pats[d] == Pat::OpenThree && self.real_three(i, d) {
+        for (d, pat) in pats.into_iter().enumerate() {
+            if pat == Pat::OpenThree && self.real_three(i, d) {
                 real += 1;
             }
         }
@@ -436,7 +441,8 @@ impl Board {
     /// Whether the side to move may play on the empty `i`.
     #[inline]
     pub(crate) fn legal(&mut self, i: Idx) -> bool {
-        self.cells[i] == EMPTY && !(self.to_move == 0 && self.might_be_forbidden(i) && self.forbidden(i))
+        self.cells[i] == EMPTY
+            && !(self.to_move == 0 && self.might_be_forbidden(i) && self.forbidden(i))
     }
 
     /// A cheap filter: only these points can be forbidden to black.
@@ -454,12 +460,9 @@ impl Board {
     /// The empty points where `c` would make five.
     pub(crate) fn five_points(&self, c: usize, out: &mut Vec<Idx>) {
         out.clear();
-        out.extend(
-            self.points
-                .iter()
-                .copied()
-                .filter(|&i| self.cells[i] == EMPTY && self.near[i] > 0 && self.pats[c][i].contains(&Pat::Five)),
-        );
+        out.extend(self.points.iter().copied().filter(|&i| {
+            self.cells[i] == EMPTY && self.near[i] > 0 && self.pats[c][i].contains(&Pat::Five)
+        }));
     }
 }
 
@@ -537,8 +540,12 @@ mod tests {
             if legal.is_empty() {
                 break;
             }
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let next = pos.play(legal[(s >> 33) as usize % legal.len()]).unwrap_or_else(|e| panic!("{e}"));
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let next = pos
+                .play(legal[(s >> 33) as usize % legal.len()])
+                .unwrap_or_else(|e| panic!("{e}"));
             if next.status() != qipan_rules::Status::Ongoing {
                 break;
             }
@@ -565,7 +572,13 @@ mod tests {
                     }
                     let p = board.point(i);
                     let want = pos.forbidden_reason(p).is_some();
-                    assert_eq!(board.forbidden(i), want, "{} {p}\n{}", pos.to_code(), pos.to_rows());
+                    assert_eq!(
+                        board.forbidden(i),
+                        want,
+                        "{} {p}\n{}",
+                        pos.to_code(),
+                        pos.to_rows()
+                    );
                     forbidden += usize::from(want);
                 }
             }
@@ -577,7 +590,9 @@ mod tests {
     /// The patterns of the empty points (those of taken points are never
     /// read) are the same on both boards.
     fn same_empty_patterns(a: &Board, b: &Board) -> bool {
-        a.points.iter().all(|&i| !a.is_empty(i) || (a.pats[0][i] == b.pats[0][i] && a.pats[1][i] == b.pats[1][i]))
+        a.points.iter().all(|&i| {
+            !a.is_empty(i) || (a.pats[0][i] == b.pats[0][i] && a.pats[1][i] == b.pats[1][i])
+        })
     }
 
     /// Playing and taking back stones leaves the patterns, values and hash
@@ -588,7 +603,13 @@ mod tests {
             for pos in positions(seed, 40) {
                 let mut board = Board::from_position(&pos);
                 let fresh = board.clone();
-                let moves: Vec<Idx> = board.points().iter().copied().filter(|&i| board.is_empty(i) && board.has_neighbour(i)).take(5).collect();
+                let moves: Vec<Idx> = board
+                    .points()
+                    .iter()
+                    .copied()
+                    .filter(|&i| board.is_empty(i) && board.has_neighbour(i))
+                    .take(5)
+                    .collect();
                 let mut p = pos.clone();
                 for &m in &moves {
                     board.play(m);

@@ -108,7 +108,12 @@ pub fn analyse(pos: &Position, limits: &Limits, lines: usize) -> Analysis<Point,
     analyse_with(pos, limits, lines, FULL)
 }
 
-fn analyse_with(pos: &Position, limits: &Limits, lines: usize, config: Config) -> Analysis<Point, Score> {
+fn analyse_with(
+    pos: &Position,
+    limits: &Limits,
+    lines: usize,
+    config: Config,
+) -> Analysis<Point, Score> {
     let mut budget = Budget::start(limits);
     let lines = lines.max(1);
     if pos.status() != Status::Ongoing {
@@ -142,7 +147,13 @@ fn analyse_with(pos: &Position, limits: &Limits, lines: usize, config: Config) -
         depth = line.len() as u32;
     }
     if found.len() < lines {
-        let (more, d) = alpha_beta(board, &mut budget, lines, config, forced.as_ref().and_then(|l| l.first().copied()));
+        let (more, d) = alpha_beta(
+            board,
+            &mut budget,
+            lines,
+            config,
+            forced.as_ref().and_then(|l| l.first().copied()),
+        );
         depth = depth.max(d);
         for l in more {
             if found.len() < lines && found.iter().all(|f| f.pv.first() != l.pv.first()) {
@@ -180,7 +191,13 @@ fn checked(pos: &Position, mut line: Line<Point, Score>) -> Option<Line<Point, S
 /// Iterative deepening over the root moves; the lines of the deepest
 /// iteration finished, and its depth. `skip` is a root move already
 /// reported as a forced win.
-fn alpha_beta(board: Board, budget: &mut Budget, lines: usize, config: Config, skip: Option<Idx>) -> (Vec<Line<Point, Score>>, u32) {
+fn alpha_beta(
+    board: Board,
+    budget: &mut Budget,
+    lines: usize,
+    config: Config,
+    skip: Option<Idx>,
+) -> (Vec<Line<Point, Score>>, u32) {
     let mut s = Search::new(board, budget);
     s.leaf_fours = config.leaf_fours;
     let mut roots: Vec<Idx> = match s.moves() {
@@ -243,10 +260,12 @@ fn alpha_beta(board: Board, budget: &mut Budget, lines: usize, config: Config, s
         if !complete {
             break;
         }
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|x| std::cmp::Reverse(x.0));
         roots = scored.iter().map(|x| x.1[0]).collect();
         done = depth as u32;
-        let settled = scored.first().is_some_and(|x| x.0.abs() > MATE_BOUND && (MATE - x.0.abs()) <= depth);
+        let settled = scored
+            .first()
+            .is_some_and(|x| x.0.abs() > MATE_BOUND && (MATE - x.0.abs()) <= depth);
         best = scored.into_iter().take(lines).collect();
         if settled && lines == 1 {
             break;
@@ -257,7 +276,11 @@ fn alpha_beta(board: Board, budget: &mut Budget, lines: usize, config: Config, s
         .into_iter()
         .map(|(v, pv)| Line {
             pv: pv.iter().map(|&i| b.point(i)).collect(),
-            score: if done == 0 { Score::Eval(0) } else { Score::from_value(v) },
+            score: if done == 0 {
+                Score::Eval(0)
+            } else {
+                Score::from_value(v)
+            },
         })
         .collect();
     (out, done)
@@ -341,9 +364,16 @@ pub fn choose(pos: &Position, level: Level, seed: u64, limits: &Limits) -> Optio
         return best.pv.first().copied();
     }
     let floor = best.score.rank() - st.margin;
-    let near: Vec<&Line<Point, Score>> = a.lines.iter().filter(|l| !l.score.is_forced() && l.score.rank() >= floor).collect();
+    let near: Vec<&Line<Point, Score>> = a
+        .lines
+        .iter()
+        .filter(|l| !l.score.is_forced() && l.score.rank() >= floor)
+        .collect();
     let pick = draw(seed, salt, near.len() as u64) as usize;
-    near.get(pick).and_then(|l| l.pv.first()).or(best.pv.first()).copied()
+    near.get(pick)
+        .and_then(|l| l.pv.first())
+        .or(best.pv.first())
+        .copied()
 }
 
 /// A move that looks only at fives and fours: makes five, blocks a four,
@@ -386,4 +416,3 @@ pub fn accepts_draw(pos: &Position, limits: &Limits) -> bool {
         Some(Score::Win(_)) => false,
     }
 }
-

@@ -112,7 +112,13 @@ struct Tables([Vec<u8>; 3]);
 
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| Tables([build(Rule::Long), build(Rule::Exact), build(Rule::RenjuBlack)]))
+    TABLES.get_or_init(|| {
+        Tables([
+            build(Rule::Long),
+            build(Rule::Exact),
+            build(Rule::RenjuBlack),
+        ])
+    })
 }
 
 /// The pattern a stone makes with the neighbourhood `key` under `rule`.
@@ -220,7 +226,9 @@ fn classify(line: &Line, rule: Rule, table: &[u8]) -> Pat {
         1 => return Pat::Four,
         _ => {
             let (a, len) = run(line);
-            let straight = len == 4 && completions.contains(&(a.wrapping_sub(1))) && completions.contains(&(a + 4));
+            let straight = len == 4
+                && completions.contains(&(a.wrapping_sub(1)))
+                && completions.contains(&(a + 4));
             return if straight || rule != Rule::RenjuBlack {
                 Pat::OpenFour
             } else {

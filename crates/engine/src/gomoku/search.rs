@@ -297,11 +297,11 @@ impl<'a> Search<'a> {
     fn leaf(&mut self, ply: usize) -> i32 {
         if self.leaf_fours > 0 {
             let me = self.board.to_move();
-            let has_four = self
-                .board
-                .points()
-                .iter()
-                .any(|&i| self.board.is_empty(i) && self.board.has_neighbour(i) && self.board.shape(me, i) >= Shape::Four);
+            let has_four = self.board.points().iter().any(|&i| {
+                self.board.is_empty(i)
+                    && self.board.has_neighbour(i)
+                    && self.board.shape(me, i) >= Shape::Four
+            });
             if has_four {
                 let fours = self.leaf_fours;
                 let line = Threats::new(&mut self.board, self.budget, &mut self.dead).win(0, fours);

@@ -44,7 +44,11 @@ impl<'a> Threats<'a> {
     /// `dead` remembers failed searches between calls (the key holds the
     /// attacker, so one table serves both sides); it must have come from
     /// [`dead_ends`].
-    pub(crate) fn new(board: &'a mut Board, budget: &'a mut Budget, dead: &'a mut [u64]) -> Threats<'a> {
+    pub(crate) fn new(
+        board: &'a mut Board,
+        budget: &'a mut Budget,
+        dead: &'a mut [u64],
+    ) -> Threats<'a> {
         let attacker = board.to_move();
         Threats {
             board,
@@ -138,7 +142,11 @@ impl<'a> Threats<'a> {
             if !self.board.legal(i) {
                 continue;
             }
-            let (t, f) = if is_three { (threes - 1, fours) } else { (threes, fours - 1) };
+            let (t, f) = if is_three {
+                (threes - 1, fours)
+            } else {
+                (threes, fours - 1)
+            };
             if let Some(line) = self.then(i, |s| s.defend(t, f)) {
                 return Some(line);
             }
@@ -185,7 +193,11 @@ impl<'a> Threats<'a> {
             if !self.board.is_empty(i) || !self.board.has_neighbour(i) {
                 continue;
             }
-            let blocks = self.board.pats(a, i).iter().any(|p| p.is_four() || *p == Pat::Five);
+            let blocks = self
+                .board
+                .pats(a, i)
+                .iter()
+                .any(|p| p.is_four() || *p == Pat::Five);
             let counters = self.board.shape(d, i) >= Shape::Four;
             if blocks || counters {
                 let score = self.board.value(a, i) + self.board.value(d, i);
@@ -221,7 +233,11 @@ impl<'a> Threats<'a> {
             .points()
             .iter()
             .copied()
-            .filter(|&i| self.board.is_empty(i) && self.board.has_neighbour(i) && self.board.shape(c, i) >= Shape::OpenFour)
+            .filter(|&i| {
+                self.board.is_empty(i)
+                    && self.board.has_neighbour(i)
+                    && self.board.shape(c, i) >= Shape::OpenFour
+            })
             .collect();
         if points.is_empty() {
             return false;
@@ -238,7 +254,11 @@ impl<'a> Threats<'a> {
 
     /// Plays `i`, runs `next`, takes it back, and puts `i` in front of the
     /// line found.
-    fn then(&mut self, i: Idx, next: impl FnOnce(&mut Self) -> Option<Vec<Idx>>) -> Option<Vec<Idx>> {
+    fn then(
+        &mut self,
+        i: Idx,
+        next: impl FnOnce(&mut Self) -> Option<Vec<Idx>>,
+    ) -> Option<Vec<Idx>> {
         self.board.play(i);
         let found = next(self);
         self.board.undo();

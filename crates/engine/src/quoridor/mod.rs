@@ -151,12 +151,16 @@ pub fn choose(pos: &Position, level: Level, seed: u64, limits: &Limits) -> Optio
         return best.pv.first().copied();
     }
     let floor = best.score.rank() - margin;
-    let near: Vec<&Line<Action, Score>> = a.lines.iter().filter(|l| l.score.rank() >= floor).collect();
+    let near: Vec<&Line<Action, Score>> =
+        a.lines.iter().filter(|l| l.score.rank() >= floor).collect();
     let salt = u64::from(pos.walls_left(qipan_rules::quoridor::Player::One)) * 131
         + u64::from(pos.walls_left(qipan_rules::quoridor::Player::Two)) * 17
         + u64::from(pos.pawn(pos.turn()).index());
     let pick = draw(seed, salt, near.len() as u64) as usize;
-    near.get(pick).and_then(|l| l.pv.first()).or(best.pv.first()).copied()
+    near.get(pick)
+        .and_then(|l| l.pv.first())
+        .or(best.pv.first())
+        .copied()
 }
 
 /// Whether the computer, to move in `pos`, accepts a draw: when its search

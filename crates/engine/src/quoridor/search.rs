@@ -47,12 +47,12 @@ impl Hasher for Fx {
 
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7cc1_b727_220a_95);
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
     }
 
     fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7cc1_b727_220a_95);
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
@@ -126,10 +126,16 @@ fn path_walls(pos: &Position, p: Player) -> Vec<Wall> {
         let (f, r) = ((lo as i32 % n) as u8, (lo as i32 / n) as u8);
         if hi - lo == usize::from(SIZE) {
             out.extend(Wall::new(f, r, Orientation::Horizontal));
-            out.extend(f.checked_sub(1).and_then(|f| Wall::new(f, r, Orientation::Horizontal)));
+            out.extend(
+                f.checked_sub(1)
+                    .and_then(|f| Wall::new(f, r, Orientation::Horizontal)),
+            );
         } else {
             out.extend(Wall::new(f, r, Orientation::Vertical));
-            out.extend(r.checked_sub(1).and_then(|r| Wall::new(f, r, Orientation::Vertical)));
+            out.extend(
+                r.checked_sub(1)
+                    .and_then(|r| Wall::new(f, r, Orientation::Vertical)),
+            );
         }
         s = a;
     }
@@ -230,7 +236,11 @@ impl<'a> Search<'a> {
         }
         let me = pos.turn();
         let goal = me.goal_rank();
-        if let Some(sq) = pos.pawn_moves().into_iter().find(|s: &Square| s.rank() == goal) {
+        if let Some(sq) = pos
+            .pawn_moves()
+            .into_iter()
+            .find(|s: &Square| s.rank() == goal)
+        {
             self.pv[ply].push(Action::Move(sq));
             return MATE - (ply as i32 + 1);
         }
@@ -317,7 +327,11 @@ impl<'a> Search<'a> {
         if roots.is_empty() {
             return (Vec::new(), 0);
         }
-        let mut best: Vec<(i32, Vec<Action>)> = roots.iter().take(lines).map(|(a, next)| (-eval(next), vec![*a])).collect();
+        let mut best: Vec<(i32, Vec<Action>)> = roots
+            .iter()
+            .take(lines)
+            .map(|(a, next)| (-eval(next), vec![*a]))
+            .collect();
         let mut done = 0;
         let max_depth = self.budget.limits().depth.unwrap_or(40);
         for depth in 1..=max_depth as i32 {
@@ -350,9 +364,12 @@ impl<'a> Search<'a> {
             let mut order: Vec<usize> = (0..scored.len()).collect();
             order.sort_by(|&x, &y| scored[y].0.cmp(&scored[x].0));
             roots = order.iter().map(|&i| roots[i]).collect();
-            let sorted: Vec<(i32, Vec<Action>)> = order.iter().map(|&i| scored[i].clone()).collect();
+            let sorted: Vec<(i32, Vec<Action>)> =
+                order.iter().map(|&i| scored[i].clone()).collect();
             done = depth as u32;
-            let settled = sorted.first().is_some_and(|x| x.0.abs() > MATE_BOUND && (MATE - x.0.abs()) <= depth);
+            let settled = sorted
+                .first()
+                .is_some_and(|x| x.0.abs() > MATE_BOUND && (MATE - x.0.abs()) <= depth);
             best = sorted.into_iter().take(lines).collect();
             if settled && lines == 1 {
                 break;
