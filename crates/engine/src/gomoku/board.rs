@@ -40,6 +40,9 @@ pub(crate) fn side(s: Stone) -> usize {
 
 /// How a stone on a point stands, all four lines together: the classes
 /// the threat search and the move ordering ask about.
+/// Number of [`Shape`]s.
+const SHAPES: usize = 7;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Shape {
     /// Nothing of note.
@@ -103,6 +106,13 @@ pub(crate) struct Board {
     pats: [Vec<[Pat; 4]>; 2],
     /// Per colour and cell: what a stone there is worth (0 when taken).
     value: [Vec<i32>; 2],
+    /// Per colour and cell: the shape of its four patterns (stale on a
+    /// taken cell, which is not counted).
+    shapes: [Vec<Shape>; 2],
+    /// Per colour: how many empty points have each shape, so that "is
+    /// there a five, a four, an open four?" costs nothing when there is
+    /// none.
+    counts: [[u32; SHAPES]; 2],
     total: [i32; 2],
     /// Stones within two points (a 5×5 square) of each cell.
     near: Vec<u8>,
@@ -155,6 +165,8 @@ impl Board {
             keys,
             pats: [vec![[Pat::None; 4]; CELLS], vec![[Pat::None; 4]; CELLS]],
             value: [vec![0; CELLS], vec![0; CELLS]],
+            shapes: [vec![Shape::Quiet; CELLS], vec![Shape::Quiet; CELLS]],
+            counts: [[0; SHAPES]; 2],
             total: [0, 0],
             near: vec![0; CELLS],
             points,
@@ -162,6 +174,10 @@ impl Board {
             to_move: 0,
             moves: Vec::new(),
         };
+        let n = board.points.len() as u32;
+        board.counts = [[0; SHAPES]; 2];
+        board.counts[0][Shape::Quiet as usize] = n;
+        board.counts[1][Shape::Quiet as usize] = n;
         for i in board.points.clone() {
             for d in 0..4 {
                 board.refresh(i, d);
@@ -267,8 +283,15 @@ impl Board {
     }
 
     /// The four lines of a stone of `c` on `i`, taken together.
+    #[inline]
     pub(crate) fn shape(&self, c: usize, i: Idx) -> Shape {
-        shape_of(&self.pats[c][i], self.rules[c] == Rule::RenjuBlack)
+        self.shapes[c][i]
+    }
+
+    /// How many empty points give `c` a shape of `at_least` or better.
+    #[inline]
+    pub(crate) fn count_at_least(&self, c: usize, at_least: Shape) -> u32 {
+        self.counts[c][at_least as usize..].iter().sum()
     }
 
     /// The static evaluation for the side to move.
@@ -302,6 +325,7 @@ impl Board {
         for c in 0..2 {
             self.total[c] -= self.value[c][i];
             self.value[c][i] = 0;
+            self.counts[c][self.shapes[c][i] as usize] -= 1;
         }
         for dr in -2..=2 {
             for dc in -2..=2 {
@@ -314,6 +338,10 @@ impl Board {
     fn take(&mut self, i: Idx) {
         let digit = self.cells[i];
         self.cells[i] = EMPTY;
+        // Counted again, with its stale shape, until the refresh below.
+        for c in 0..2 {
+            self.counts[c][self.shapes[c][i] as usize] += 1;
+        }
         self.shift(i, u32::from(digit), false);
         for dr in -2..=2 {
             for dc in -2..=2 {
@@ -327,10 +355,25 @@ impl Board {
         // The value was zeroed when the stone went down; the refreshes
         // above only count changes, so set it whole.
         for c in 0..2 {
-            let v = point_value(&self.pats[c][i], self.rules[c] == Rule::RenjuBlack);
-            self.total[c] += v - self.value[c][i];
-            self.value[c][i] = v;
+            self.settle(c, i);
         }
+    }
+
+    /// Recomputes the shape and value of the empty `q` for `c` from its
+    /// patterns, keeping the counts and the total.
+    #[inline]
+    fn settle(&mut self, c: usize, q: Idx) {
+        let renju_black = self.rules[c] == Rule::RenjuBlack;
+        let shape = shape_of(&self.pats[c][q], renju_black);
+        let old = self.shapes[c][q];
+        if shape != old {
+            self.counts[c][old as usize] -= 1;
+            self.counts[c][shape as usize] += 1;
+            self.shapes[c][q] = shape;
+        }
+        let v = value_of(shape, &self.pats[c][q], renju_black);
+        self.total[c] += v - self.value[c][q];
+        self.value[c][q] = v;
     }
 
     /// Adds (or removes) the digit of a stone on `i` to the keys of its
@@ -367,9 +410,7 @@ impl Board {
                 continue;
             }
             self.pats[c][q][d] = p;
-            let v = point_value(&self.pats[c][q], self.rules[c] == Rule::RenjuBlack);
-            self.total[c] += v - self.value[c][q];
-            self.value[c][q] = v;
+            self.settle(c, q);
         }
     }
 
@@ -460,15 +501,19 @@ impl Board {
     /// The empty points where `c` would make five.
     pub(crate) fn five_points(&self, c: usize, out: &mut Vec<Idx>) {
         out.clear();
+        if self.counts[c][Shape::Five as usize] == 0 {
+            return;
+        }
         out.extend(self.points.iter().copied().filter(|&i| {
             self.cells[i] == EMPTY && self.near[i] > 0 && self.pats[c][i].contains(&Pat::Five)
         }));
     }
 }
 
-/// What a stone is worth on a point, from its four line patterns.
-fn point_value(p: &[Pat; 4], renju_black: bool) -> i32 {
-    match shape_of(p, renju_black) {
+/// What a stone is worth on a point, from its shape and its four line
+/// patterns.
+fn value_of(shape: Shape, p: &[Pat; 4], renju_black: bool) -> i32 {
+    match shape {
         Shape::Five => 2000,
         Shape::OpenFour => 600,
         Shape::FourThree => 250,
@@ -616,6 +661,7 @@ mod tests {
                     p = p.play(board.point(m)).unwrap_or_else(|e| panic!("{e}"));
                     let rebuilt = Board::from_position(&p);
                     assert_eq!(board.total, rebuilt.total);
+                    assert_eq!(board.counts, rebuilt.counts);
                     assert_eq!(board.hash, rebuilt.hash);
                     assert!(same_empty_patterns(&board, &rebuilt));
                 }
@@ -623,6 +669,7 @@ mod tests {
                     board.undo();
                 }
                 assert_eq!(board.total, fresh.total);
+                assert_eq!(board.counts, fresh.counts);
                 assert_eq!(board.hash, fresh.hash);
                 assert!(same_empty_patterns(&board, &fresh));
                 assert!(board.value == fresh.value && board.near == fresh.near);

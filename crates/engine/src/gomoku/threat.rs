@@ -227,6 +227,9 @@ impl<'a> Threats<'a> {
     /// Whether `c` has a point, legal for it, where it makes an open four
     /// (or two fours): a three it can turn into a win.
     fn threatens_open_four(&mut self, c: usize) -> bool {
+        if self.board.count_at_least(c, Shape::OpenFour) == 0 {
+            return false;
+        }
         let mover = self.board.to_move();
         let points: Vec<Idx> = self
             .board
