@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 mod budget;
+mod choice;
 pub mod gomoku;
 mod level;
 pub mod quoridor;

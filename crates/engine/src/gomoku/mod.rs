@@ -23,6 +23,7 @@ use std::fmt;
 use qipan_rules::gomoku::{Point, Position};
 use qipan_rules::Status;
 
+use crate::choice::{draw, pick_near_best};
 use crate::{Analysis, Budget, Level, Limits, Line};
 use board::{Board, Idx};
 use search::{Moves, Search, INFINITY, MATE, MATE_BOUND};
@@ -329,14 +330,6 @@ fn style(level: Level) -> Style {
     }
 }
 
-/// A seeded draw in `0..n` (n > 0), mixing the seed with `salt`.
-fn draw(seed: u64, salt: u64, n: u64) -> u64 {
-    let mut z = seed ^ salt.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) % n.max(1)
-}
-
 /// The computer's move at `level` in `pos`, within `limits`; `None` when
 /// the game is over. The same position, level, seed and node limit give
 /// the same move.
@@ -353,27 +346,20 @@ pub fn choose(pos: &Position, level: Level, seed: u64, limits: &Limits) -> Optio
     }
     let salt = pos.stone_count(qipan_rules::gomoku::Stone::Black) as u64 * 2
         + pos.stone_count(qipan_rules::gomoku::Stone::White) as u64;
-    if st.careless > 0 && draw(seed, salt, 100) < st.careless {
+    if st.careless > 0 && u64::from(draw(seed, salt, 100)) < st.careless {
         if let Some(p) = careless(pos, seed ^ 0xa5a5, salt) {
             return Some(p);
         }
     }
     let a = analyse_with(pos, &limits, st.lines, st.config);
-    let best = a.lines.first()?;
-    if st.margin == 0 || best.score.is_forced() {
-        return best.pv.first().copied();
-    }
-    let floor = best.score.rank() - st.margin;
-    let near: Vec<&Line<Point, Score>> = a
-        .lines
-        .iter()
-        .filter(|l| !l.score.is_forced() && l.score.rank() >= floor)
-        .collect();
-    let pick = draw(seed, salt, near.len() as u64) as usize;
-    near.get(pick)
-        .and_then(|l| l.pv.first())
-        .or(best.pv.first())
-        .copied()
+    pick_near_best(
+        &a.lines,
+        st.margin,
+        |s| s.rank(),
+        |s| s.is_forced(),
+        seed,
+        salt,
+    )
 }
 
 /// A move that looks only at fives and fours: makes five, blocks a four,
@@ -401,7 +387,7 @@ fn careless(pos: &Position, seed: u64, salt: u64) -> Option<Point> {
     near.retain(|&i| board.legal(i));
     s.order(&mut near, None);
     near.truncate(6);
-    let pick = draw(seed, salt, near.len() as u64) as usize;
+    let pick = draw(seed, salt, near.len() as u32) as usize;
     near.get(pick).map(|&i| board.point(i))
 }
 

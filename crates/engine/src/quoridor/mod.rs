@@ -15,6 +15,7 @@ use std::fmt;
 
 use qipan_rules::quoridor::{Action, Position};
 
+use crate::choice::pick_near_best;
 use crate::{Analysis, Budget, Level, Limits, Line};
 use search::{Search, MATE, MATE_BOUND};
 
@@ -112,14 +113,6 @@ fn legal_prefix(pos: &Position, pv: Vec<Action>) -> Vec<Action> {
     out
 }
 
-/// A seeded draw in `0..n`.
-fn draw(seed: u64, salt: u64, n: u64) -> u64 {
-    let mut z = seed ^ salt.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) % n.max(1)
-}
-
 /// The computer's move at `level` in `pos`, within `limits`; `None` once
 /// the game is won. The same position, level, seed and node limit give the
 /// same move.
@@ -146,21 +139,17 @@ pub fn choose(pos: &Position, level: Level, seed: u64, limits: &Limits) -> Optio
         limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
     }
     let a = analyse(pos, &limits, lines);
-    let best = a.lines.first()?;
-    if margin == 0 || matches!(best.score, Score::Win(_)) {
-        return best.pv.first().copied();
-    }
-    let floor = best.score.rank() - margin;
-    let near: Vec<&Line<Action, Score>> =
-        a.lines.iter().filter(|l| l.score.rank() >= floor).collect();
     let salt = u64::from(pos.walls_left(qipan_rules::quoridor::Player::One)) * 131
         + u64::from(pos.walls_left(qipan_rules::quoridor::Player::Two)) * 17
         + u64::from(pos.pawn(pos.turn()).index());
-    let pick = draw(seed, salt, near.len() as u64) as usize;
-    near.get(pick)
-        .and_then(|l| l.pv.first())
-        .or(best.pv.first())
-        .copied()
+    pick_near_best(
+        &a.lines,
+        margin,
+        |s| s.rank(),
+        |s| matches!(s, Score::Win(_)),
+        seed,
+        salt,
+    )
 }
 
 /// Whether the computer, to move in `pos`, accepts a draw: when its search

@@ -1,23 +1,4 @@
-//! What the match runners share: a seeded generator and the score report.
-
-/// SplitMix64: the runners' only randomness, from a seed on the command line.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next number.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-}
+//! What the match runners share: the score report.
 
 /// Wins, draws and losses of our engine, and what they say in Elo.
 #[derive(Debug, Default, Clone, Copy)]

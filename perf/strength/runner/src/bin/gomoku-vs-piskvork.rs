@@ -17,8 +17,9 @@ use std::time::Duration;
 use qipan_engine::gomoku;
 use qipan_engine::{Level, Limits};
 use qipan_rules::gomoku::{Point, Position, Stone, Variant};
+use qipan_rules::rng::SplitMix64;
 use qipan_rules::Status;
-use qipan_strength::{Rng, Tally};
+use qipan_strength::Tally;
 
 struct Brain {
     child: Child,
@@ -111,7 +112,7 @@ impl Drop for Brain {
 }
 
 /// A seeded opening: `n` stones on the 5×5 centre, legal and not won.
-fn opening(variant: Variant, rng: &mut Rng, n: usize) -> Position {
+fn opening(variant: Variant, rng: &mut SplitMix64, n: usize) -> Position {
     loop {
         let mut pos = Position::new(variant, 15).expect("15x15");
         pos = pos.play(Point::new(7, 7).expect("h8")).expect("centre");
@@ -149,7 +150,7 @@ fn main() {
         "renju" => (Variant::Renju, 4),
         other => panic!("unknown rule {other}"),
     };
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64(seed);
     let mut tally = Tally::default();
     for g in 0..openings {
         let start = opening(variant, &mut rng, stones);

@@ -14,9 +14,10 @@ use std::time::Duration;
 use qipan_engine::quoridor;
 use qipan_engine::{Level, Limits};
 use qipan_rules::quoridor::{Action, Player, Position};
-use qipan_strength::{Rng, Tally};
+use qipan_rules::rng::SplitMix64;
+use qipan_strength::Tally;
 
-fn runner(pos: &Position, rng: &mut Rng) -> Action {
+fn runner(pos: &Position, rng: &mut SplitMix64) -> Action {
     let me = pos.turn();
     let left = |s| {
         let next = pos.play(Action::Move(s)).expect("a listed pawn move");
@@ -29,7 +30,7 @@ fn runner(pos: &Position, rng: &mut Rng) -> Action {
     let moves = pos.pawn_moves();
     let best = moves.iter().map(|&s| left(s)).min().unwrap_or(0);
     let ties: Vec<_> = moves.into_iter().filter(|&s| left(s) == best).collect();
-    Action::Move(ties[rng.below(ties.len())])
+    Action::Move(ties[rng.below(ties.len() as u32) as usize])
 }
 
 fn arg(args: &[String], name: &str) -> Option<String> {
@@ -48,7 +49,7 @@ fn main() {
         (Some(n), None) => Limits::nodes(n.parse().expect("--nodes")),
         (None, None) => Limits::nodes(20_000),
     };
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64(seed);
     let mut tally = [Tally::default(); 2];
     for g in 0..games {
         let engine = Player::ALL[g % 2];
