@@ -157,6 +157,7 @@ fn main() {
         for ours in Stone::ALL {
             let mut b = Brain::start(&brain, code, ms);
             let mut pos = start.clone();
+            let mut plies = 0;
             let result = loop {
                 match pos.status() {
                     Status::Won { winner, .. } => break if winner == ours { 1 } else { -1 },
@@ -174,7 +175,10 @@ fn main() {
                     b.play(&pos)
                 };
                 match m.map(|m| pos.play(m)) {
-                    Some(Ok(next)) => pos = next,
+                    Some(Ok(next)) => {
+                        pos = next;
+                        plies += 1;
+                    }
                     _ => break if pos.turn() == ours { -1 } else { 1 },
                 }
             };
@@ -184,12 +188,12 @@ fn main() {
                 _ => tally.losses += 1,
             }
             println!(
-                "game {} opening {} qipan {}: {} in {} moves  {}",
+                "game {} opening {} qipan {}: {} after {} more moves  {}",
                 2 * g + usize::from(ours == Stone::White) + 1,
                 start.move_list().unwrap_or_default(),
                 ours,
                 ["loss", "draw", "win"][(result + 1) as usize],
-                pos.moves().map_or(0, <[Point]>::len),
+                plies,
                 pos.move_list().unwrap_or_else(|| pos.to_code()),
             );
         }
