@@ -3,7 +3,7 @@
 //! property test that no search returns an illegal action.
 
 use proptest::prelude::*;
-use qipan_engine::quoridor::{analyse, choose, Score};
+use qipan_engine::quoridor::{accepts_draw, analyse, choose, Score};
 use qipan_engine::{Level, Limits};
 use qipan_rules::quoridor::{Action, Player, Position, Setup, Square};
 
@@ -78,6 +78,31 @@ fn takes_an_immediate_win() {
             "level {level}"
         );
     }
+    assert!(!accepts_draw(&pos, &Limits::nodes(5_000)));
+}
+
+#[test]
+fn a_draw_is_welcome_in_a_lost_race() {
+    // Player 1 on a1 (8 steps), player 2 on e2 (one step from rank 1),
+    // neither with a wall left: nothing stops player 2.
+    let walls = [
+        "a2h", "c2h", "e3h", "g3h", "a4h", "c4h", "e5h", "g5h", "a6h", "c6h", "e7h", "g7h", "a8h",
+        "c8h", "e1v", "g1v", "b5v", "d5v", "f5v", "h4v",
+    ];
+    let setup = Setup {
+        pawns: [sq("a1"), sq("e2")],
+        walls: walls.iter().map(|w| w.parse().unwrap()).collect(),
+        walls_left: [0, 0],
+        to_move: Player::One,
+    };
+    let pos = Position::from_setup(&setup).unwrap_or_else(|e| panic!("{e}"));
+    let a = analyse(&pos, &Limits::nodes(5_000), 1);
+    assert!(
+        matches!(a.lines[0].score, Score::Loss(_)),
+        "{}",
+        a.lines[0].score
+    );
+    assert!(accepts_draw(&pos, &Limits::nodes(5_000)));
 }
 
 #[test]

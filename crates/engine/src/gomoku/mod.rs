@@ -129,12 +129,12 @@ fn analyse_with(
     let mut dead = threat::dead_ends();
     let mut forced: Option<Vec<Idx>> = None;
     if config.vcf {
-        let mut part = budget.part(1, 4);
+        let mut part = threat_part(&budget);
         forced = Threats::new(&mut board, &mut part, &mut dead).win(0, VCF_FOURS);
         budget.absorb(&part);
     }
     if forced.is_none() && config.vct {
-        let mut part = budget.part(1, 4);
+        let mut part = threat_part(&budget);
         forced = Threats::new(&mut board, &mut part, &mut dead).win(VCT_THREES, VCT_FOURS);
         budget.absorb(&part);
     }
@@ -169,6 +169,23 @@ fn analyse_with(
         nodes: budget.nodes(),
         elapsed: budget.elapsed(),
     }
+}
+
+/// Nodes a threat search may spend when the caller set neither a node nor
+/// a time limit (a VCT can otherwise grow for a very long time).
+const THREAT_NODES: u64 = 2_000_000;
+
+/// A quarter of what is left, for one threat search.
+fn threat_part(budget: &Budget) -> Budget {
+    let part = budget.part(1, 4);
+    let l = part.limits();
+    if l.nodes.is_none() && l.time.is_none() {
+        return Budget::start(&Limits {
+            nodes: Some(THREAT_NODES),
+            ..l.clone()
+        });
+    }
+    part
 }
 
 /// Keeps the legal start of a line's moves (all of it, unless something
