@@ -21,6 +21,7 @@ mod budget;
 mod choice;
 pub mod gomoku;
 mod level;
+mod mate;
 pub mod quoridor;
 
 pub use budget::{Budget, Limits};

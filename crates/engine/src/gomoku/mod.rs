@@ -24,9 +24,10 @@ use qipan_rules::gomoku::{Point, Position};
 use qipan_rules::Status;
 
 use crate::choice::{draw, pick_near_best};
+use crate::mate::{rank, verdict, Verdict, MATE, MATE_BOUND};
 use crate::{Analysis, Budget, Level, Limits, Line};
 use board::{Board, Idx};
-use search::{Moves, Search, INFINITY, MATE, MATE_BOUND};
+use search::{Moves, Search, INFINITY};
 use threat::Threats;
 
 /// What a line is worth to the side to move at the root.
@@ -51,20 +52,18 @@ impl Score {
     /// An order on scores: wins (sooner better) above evaluations above
     /// losses (later better).
     fn rank(self) -> i64 {
-        match self {
-            Score::Win(n) => i64::from(MATE) - i64::from(n),
-            Score::Loss(n) => -i64::from(MATE) + i64::from(n),
-            Score::Eval(e) => i64::from(e),
-        }
+        rank(match self {
+            Score::Win(n) => Verdict::Win(n),
+            Score::Loss(n) => Verdict::Loss(n),
+            Score::Eval(e) => Verdict::Eval(e),
+        })
     }
 
     fn from_value(v: i32) -> Score {
-        if v > MATE_BOUND {
-            Score::Win((MATE - v) as u32)
-        } else if v < -MATE_BOUND {
-            Score::Loss((MATE + v) as u32)
-        } else {
-            Score::Eval(v)
+        match verdict(v) {
+            Verdict::Win(n) => Score::Win(n),
+            Verdict::Loss(n) => Score::Loss(n),
+            Verdict::Eval(e) => Score::Eval(e),
         }
     }
 }

@@ -10,12 +10,9 @@
 
 use super::board::{Board, Idx, Shape};
 use super::threat::Threats;
+use crate::mate::{from_table, to_table, MATE, MATE_BOUND};
 use crate::Budget;
 
-/// The score of a win on the next ply; a win `n` plies away is `MATE - n`.
-pub(crate) const MATE: i32 = 30_000;
-/// Scores beyond this are wins or losses.
-pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = 32_000;
 /// Deepest ply a search reaches (depth plus forced replies).
 const MAX_PLY: usize = 128;
@@ -187,7 +184,7 @@ impl<'a> Search<'a> {
         }
         self.tt[slot] = Entry {
             key,
-            score: to_tt(score, ply),
+            score: to_table(score, ply),
             mv: mv.map_or(0, |m| m as u16),
             depth: depth.clamp(-1, 100) as i8,
             bound,
@@ -226,7 +223,7 @@ impl<'a> Search<'a> {
         let entry = self.probe();
         if let Some(e) = entry {
             if i32::from(e.depth) >= depth {
-                let s = from_tt(e.score, ply);
+                let s = from_table(e.score, ply);
                 let cut = match e.bound {
                     EXACT => true,
                     LOWER => s >= beta,
@@ -313,26 +310,6 @@ impl<'a> Search<'a> {
             }
         }
         self.board.eval().clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-    }
-}
-
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score + ply as i32
-    } else if score < -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score - ply as i32
-    } else if score < -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
     }
 }
 

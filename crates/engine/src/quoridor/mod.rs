@@ -16,8 +16,9 @@ use std::fmt;
 use qipan_rules::quoridor::{Action, Position};
 
 use crate::choice::pick_near_best;
+use crate::mate::{rank, verdict, Verdict};
 use crate::{Analysis, Budget, Level, Limits, Line};
-use search::{Search, MATE, MATE_BOUND};
+use search::Search;
 
 /// What a line is worth to the side to move at the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,21 +36,19 @@ pub enum Score {
 
 impl Score {
     fn from_value(v: i32) -> Score {
-        if v > MATE_BOUND {
-            Score::Win((MATE - v) as u32)
-        } else if v < -MATE_BOUND {
-            Score::Loss((MATE + v) as u32)
-        } else {
-            Score::Eval(v)
+        match verdict(v) {
+            Verdict::Win(n) => Score::Win(n),
+            Verdict::Loss(n) => Score::Loss(n),
+            Verdict::Eval(e) => Score::Eval(e),
         }
     }
 
     fn rank(self) -> i64 {
-        match self {
-            Score::Win(n) => i64::from(MATE) - i64::from(n),
-            Score::Loss(n) => -i64::from(MATE) + i64::from(n),
-            Score::Eval(e) => i64::from(e),
-        }
+        rank(match self {
+            Score::Win(n) => Verdict::Win(n),
+            Score::Loss(n) => Verdict::Loss(n),
+            Score::Eval(e) => Verdict::Eval(e),
+        })
     }
 }
 

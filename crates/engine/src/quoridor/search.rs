@@ -11,12 +11,9 @@ use std::hash::{Hash, Hasher};
 
 use qipan_rules::quoridor::{Action, Orientation, Player, Position, Square, Wall, SIZE};
 
+use crate::mate::{from_table, to_table, MATE, MATE_BOUND};
 use crate::Budget;
 
-/// The score of a win on the next ply; a win `n` plies away is `MATE - n`.
-pub(crate) const MATE: i32 = 30_000;
-/// Scores beyond this are wins or losses.
-pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = 32_000;
 const MAX_PLY: usize = 64;
 /// Walls searched at a node, best first.
@@ -209,13 +206,7 @@ impl<'a> Search<'a> {
 
     fn store(&mut self, k: u64, depth: i32, score: i32, bound: u8, mv: Option<Action>, ply: usize) {
         let slot = (k as usize) & (self.tt.len() - 1);
-        let score = if score > MATE_BOUND {
-            score + ply as i32
-        } else if score < -MATE_BOUND {
-            score - ply as i32
-        } else {
-            score
-        };
+        let score = to_table(score, ply);
         self.tt[slot] = Entry {
             key: k,
             score,
@@ -251,13 +242,7 @@ impl<'a> Search<'a> {
         let entry = self.probe(k);
         if let Some(e) = entry {
             if i32::from(e.depth) >= depth {
-                let s = if e.score > MATE_BOUND {
-                    e.score - ply as i32
-                } else if e.score < -MATE_BOUND {
-                    e.score + ply as i32
-                } else {
-                    e.score
-                };
+                let s = from_table(e.score, ply);
                 let cut = match e.bound {
                     EXACT => true,
                     LOWER => s >= beta,
