@@ -147,13 +147,26 @@ fn analyse_with(
         depth = line.len() as u32;
     }
     if found.len() < lines {
-        let (more, d) = alpha_beta(
-            board,
-            &mut budget,
-            lines,
+        // With the VCT on, a quarter of what is left goes to checking the
+        // best moves against the opponent's forced wins, so the search
+        // keeps two spare lines to fall back on.
+        let (spare, share) = if config.vct {
+            (REFUTE_SPARE, 3)
+        } else {
+            (0, 4)
+        };
+        let mut part = budget.part(share, 4);
+        let (mut more, d) = alpha_beta(
+            board.clone(),
+            &mut part,
+            lines + spare,
             config,
             forced.as_ref().and_then(|l| l.first().copied()),
         );
+        budget.absorb(&part);
+        if config.vct {
+            more = refute(&mut board, &mut budget, more, &mut dead);
+        }
         depth = depth.max(d);
         for l in more {
             if found.len() < lines && found.iter().all(|f| f.pv.first() != l.pv.first()) {
@@ -168,6 +181,45 @@ fn analyse_with(
         nodes: budget.nodes(),
         elapsed: budget.elapsed(),
     }
+}
+
+/// Lines searched beyond those asked for, to stand in for refuted ones.
+const REFUTE_SPARE: usize = 2;
+
+/// Checks each line that is not already decided against a VCT of the
+/// opponent after its first move (what the alpha-beta's horizon may hide);
+/// a refuted line becomes a loss, with the opponent's win as its moves, and
+/// the lines are sorted again.
+fn refute(
+    board: &mut Board,
+    budget: &mut Budget,
+    lines: Vec<Line<Point, Score>>,
+    dead: &mut [u64],
+) -> Vec<Line<Point, Score>> {
+    let n = lines.len();
+    let mut out: Vec<Line<Point, Score>> = Vec::with_capacity(n);
+    for (k, mut line) in lines.into_iter().enumerate() {
+        let first = line.pv.first().copied();
+        if let (Some(m), Score::Eval(_)) = (first, line.score) {
+            let i = board.idx(m);
+            if board.is_empty(i) {
+                board.play(i);
+                let mut part = budget.part(1, (n - k) as u64);
+                let threat = Threats::new(board, &mut part, dead).win(VCT_THREES, VCT_FOURS);
+                budget.absorb(&part);
+                board.undo();
+                if let Some(t) = threat {
+                    line.score = Score::Loss(1 + t.len() as u32);
+                    line.pv = std::iter::once(m)
+                        .chain(t.iter().map(|&j| board.point(j)))
+                        .collect();
+                }
+            }
+        }
+        out.push(line);
+    }
+    out.sort_by_key(|l| std::cmp::Reverse(l.score.rank()));
+    out
 }
 
 /// Nodes a threat search may spend when the caller set neither a node nor
