@@ -109,7 +109,7 @@ impl Budget {
 
     /// A budget for one part of a search (a threat search ahead of the
     /// main one, say): `num / den` of the nodes and of the time still left,
-    /// the same stop flag, no depth limit. Its nodes come back with
+    /// the same depth limit and stop flag. Its nodes come back with
     /// [`Budget::absorb`].
     pub fn part(&self, num: u64, den: u64) -> Budget {
         let den = den.max(1);
@@ -122,7 +122,7 @@ impl Budget {
                 let left = t.saturating_sub(self.started.elapsed());
                 left.mul_f64(num as f64 / den as f64)
             }),
-            depth: None,
+            depth: self.limits.depth,
             stop: self.limits.stop.clone(),
         };
         Budget::start(&limits)
@@ -203,6 +203,11 @@ mod tests {
         }
         let mut part = b.part(1, 4);
         assert_eq!(part.limits().nodes, Some(200));
+        assert_eq!(part.limits().depth, None);
+        assert_eq!(
+            Budget::start(&Limits::depth(3)).part(1, 2).limits().depth,
+            Some(3)
+        );
         let spent = (0..1000).take_while(|_| !part.spend()).count();
         assert_eq!(spent, 199);
         b.absorb(&part);

@@ -467,3 +467,19 @@ fn scores_read_as_players_say_them() {
     assert_eq!(Score::Eval(-7).to_string(), "-7");
     assert_eq!(Score::Eval(0).to_string(), "+0");
 }
+
+/// A depth limit holds however many nodes are allowed (the weaker levels
+/// rest on it).
+#[test]
+fn a_depth_limit_caps_the_search() {
+    let moves: Vec<Point> = ["h8", "i9", "g9", "i7"].iter().map(|s| pt(s)).collect();
+    let pos = Position::from_moves(Variant::Freestyle, 15, &moves).unwrap();
+    let limits = Limits {
+        nodes: Some(2_000_000),
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let a = analyse(&pos, &limits, 1);
+    assert_eq!(a.depth, 2);
+    assert!(matches!(a.lines[0].score, Score::Eval(_)));
+}

@@ -173,3 +173,14 @@ fn scores_read_as_path_differences() {
     assert_eq!(Score::Win(3).to_string(), "win in 3");
     assert_eq!(Score::Loss(4).to_string(), "loss in 4");
 }
+
+/// A depth limit holds however many nodes are allowed.
+#[test]
+fn a_depth_limit_caps_the_search() {
+    let limits = Limits {
+        nodes: Some(2_000_000),
+        depth: Some(3),
+        ..Limits::default()
+    };
+    assert_eq!(analyse(&Position::start(), &limits, 1).depth, 3);
+}
