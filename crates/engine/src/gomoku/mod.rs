@@ -5,7 +5,8 @@
 //! VCT (threes and fours) — each on a share of the budget, and otherwise
 //! runs an iterative-deepening principal variation search over the points
 //! near the stones, ordered and evaluated by line patterns kept up to date
-//! stone by stone (see `pattern` and `board`). Renju's forbidden points are
+//! stone by stone (see `pattern` and `board`), and checks its best moves
+//! against a VCT of the opponent after them. Renju's forbidden points are
 //! never played by black and are counted on by white: a four whose only
 //! block is forbidden to black wins.
 //!
