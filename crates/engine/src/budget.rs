@@ -107,6 +107,38 @@ impl Budget {
         !self.out
     }
 
+    /// A budget for one part of a search (a threat search ahead of the
+    /// main one, say): `num / den` of the nodes and of the time still left,
+    /// the same depth limit and stop flag. Its nodes come back with
+    /// [`Budget::absorb`].
+    pub fn part(&self, num: u64, den: u64) -> Budget {
+        let den = den.max(1);
+        let limits = Limits {
+            nodes: self
+                .limits
+                .nodes
+                .map(|n| n.saturating_sub(self.nodes) * num / den),
+            time: self.limits.time.map(|t| {
+                let left = t.saturating_sub(self.started.elapsed());
+                left.mul_f64(num as f64 / den as f64)
+            }),
+            depth: self.limits.depth,
+            stop: self.limits.stop.clone(),
+        };
+        Budget::start(&limits)
+    }
+
+    /// Counts the nodes a [`Budget::part`] spent, and looks at the limits.
+    pub fn absorb(&mut self, part: &Budget) {
+        self.nodes += part.nodes;
+        if self.limits.nodes.is_some_and(|max| self.nodes >= max) {
+            self.out = true;
+        }
+        if !self.out {
+            self.out = self.past_time() || self.stopped();
+        }
+    }
+
     /// Nodes spent so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -161,6 +193,31 @@ mod tests {
         let spent = (0..10 * CHECK_EVERY).take_while(|_| !b.spend()).count() as u64;
         assert!(spent < CHECK_EVERY, "{spent}");
         assert!(!b.may_deepen(1));
+    }
+
+    #[test]
+    fn a_part_gets_its_share_of_what_is_left_and_gives_its_nodes_back() {
+        let mut b = Budget::start(&Limits::nodes(1000));
+        for _ in 0..200 {
+            b.spend();
+        }
+        let mut part = b.part(1, 4);
+        assert_eq!(part.limits().nodes, Some(200));
+        assert_eq!(part.limits().depth, None);
+        assert_eq!(
+            Budget::start(&Limits::depth(3)).part(1, 2).limits().depth,
+            Some(3)
+        );
+        let spent = (0..1000).take_while(|_| !part.spend()).count();
+        assert_eq!(spent, 199);
+        b.absorb(&part);
+        assert_eq!(b.nodes(), 400);
+        assert!(!b.exhausted());
+        let mut rest = b.part(1, 1);
+        while !rest.spend() {}
+        b.absorb(&rest);
+        assert_eq!(b.nodes(), 1000);
+        assert!(b.exhausted());
     }
 
     #[test]

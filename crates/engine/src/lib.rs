@@ -18,7 +18,11 @@
 #![deny(missing_docs)]
 
 mod budget;
+mod choice;
+pub mod gomoku;
 mod level;
+mod mate;
+pub mod quoridor;
 
 pub use budget::{Budget, Limits};
 pub use level::{Level, LevelError};
