@@ -14,6 +14,21 @@ pub fn match_url(base: &str, id: MatchId) -> String {
     format!("{base}/v1/matches/{id}")
 }
 
+/// The URL of a match's page for people.
+pub fn match_page_url(base: &str, id: MatchId) -> String {
+    format!("{base}/m/{id}")
+}
+
+/// The URL of a match's WebSocket: its URL with `ws:` for `http:` and
+/// `wss:` for `https:`.
+fn socket_url(url: &str) -> String {
+    match url.split_once("://") {
+        Some(("https", rest)) => format!("wss://{rest}/ws"),
+        Some((_, rest)) => format!("ws://{rest}/ws"),
+        None => format!("{url}/ws"),
+    }
+}
+
 /// The secrets an answer shows once: the seat's token, and the creator's
 /// invites.
 pub(super) struct Shown<'a> {
@@ -67,6 +82,9 @@ pub(super) fn render(
     let view = MatchView {
         id: m.id.to_string(),
         history_url: format!("{url}/history"),
+        page: match_page_url(base, m.id),
+        events_url: format!("{url}/events"),
+        ws_url: socket_url(&url),
         url,
         game: m.game.as_str(),
         mode: m.mode.into(),
@@ -204,5 +222,23 @@ impl Matches {
             id,
             version: m.version,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::socket_url;
+
+    #[test]
+    fn a_socket_url_follows_the_scheme_of_the_base() {
+        let id = "/v1/matches/0b6c3f6e-53d5-4b8c-9d1f-6e0f4f4b2a11";
+        assert_eq!(
+            socket_url(&format!("http://127.0.0.1:8080{id}")),
+            format!("ws://127.0.0.1:8080{id}/ws")
+        );
+        assert_eq!(
+            socket_url(&format!("https://qipan.example{id}")),
+            format!("wss://qipan.example{id}/ws")
+        );
     }
 }

@@ -173,7 +173,7 @@ pub async fn match_page(
 ) -> Result<HttpResponse, ApiError> {
     let snapshot = s.runner().run(async move { s.snapshot(id).await }).await?;
     let invite = query.invite.as_deref().filter(|i| !i.is_empty());
-    let page_url = format!("{base}/m/{id}");
+    let page_url = crate::matches::match_page_url(&base, id);
     let tag = EntityTag::new_strong(format!(
         "{}-{:016x}",
         snapshot.game.version.get(),

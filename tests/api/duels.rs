@@ -628,7 +628,10 @@ async fn a_seat_that_left_can_be_claimed_against(backend: Backend) {
         .await
         .problem(409, "claim-refused");
     assert_eq!(p["reason"], "opponent-online");
-    // Black leaves; once the grace period has passed, red claims the win.
+    // Black leaves after a long think (a phone locked in a pocket): the
+    // absence counts from then, not from red's move, so red must wait the
+    // abandonment time again before claiming the win.
+    let left = Timestamp::now().millis();
     drop(stream);
     let mut version = 0;
     for _ in 0..100 {
@@ -639,6 +642,23 @@ async fn a_seat_that_left_can_be_claimed_against(backend: Backend) {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let p = claim(red.clone(), "win")
+        .await
+        .problem(409, "claim-refused");
+    assert_eq!(
+        (p["reason"].as_str(), p["seat"].as_str()),
+        (Some("too-soon"), Some("black"))
+    );
+    let again = ms(&p["claimable_at"]);
+    assert!(
+        again >= left + 700,
+        "counted from when black went offline: {again} < {left} + 700"
+    );
+    let wait = again - Timestamp::now().millis() + 50;
+    tokio::time::sleep(Duration::from_millis(
+        u64::try_from(wait.max(0)).expect("positive"),
+    ))
+    .await;
     let mut watch = Stream::open(&app, &id, Some(version)).await;
     let res = claim(red.clone(), "win").await;
     assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));

@@ -1288,7 +1288,7 @@ fn the_checker_serves_literal_segments_first() {
         r#"{{"game":"2048","variant":"standard","code":"{code}","url":"http://h/v1/2048/{code}","page":"http://h/p/2048/{code}","to_move":"player","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"legal_actions":[{{"action":"up"}},{{"action":"down"}},{{"action":"left"}},{{"action":"right"}}],"score":0,"won":false,"max_tile":2,"seed":"8709371129873690750","spawned":null,"gained":null}}"#
     );
     let view = format!(
-        r#"{{"id":"{id}","url":"http://h{path}","game":"2048","mode":"solo","version":1,"ply":0,"to_move":"player","state":{state},"seats":[{{"seat":"solo","name":null,"taken":true,"joined_at":"2026-11-23T08:59:53.072Z","online":false}}],"status":{{"state":"ongoing","winner":null,"reason":null}},"undo_offer":null,"draw_offer":null,"clock":null,"parent":null,"history_url":"http://h{path}/history","created_at":"2026-11-23T08:59:53.072Z","updated_at":"2026-11-23T08:59:53.072Z"}}"#
+        r#"{{"id":"{id}","url":"http://h{path}","game":"2048","mode":"solo","version":1,"ply":0,"to_move":"player","state":{state},"seats":[{{"seat":"solo","name":null,"taken":true,"joined_at":"2026-11-23T08:59:53.072Z","online":false}}],"status":{{"state":"ongoing","winner":null,"reason":null}},"undo_offer":null,"draw_offer":null,"clock":null,"parent":null,"history_url":"http://h{path}/history","page":"http://h/m/{id}","events_url":"http://h{path}/events","ws_url":"ws://h{path}/ws","created_at":"2026-11-23T08:59:53.072Z","updated_at":"2026-11-23T08:59:53.072Z"}}"#
     );
     let secrets =
         r#","token":"kqO-1TvwmPnNaKg81ehBFPcxrEl8ce9U9iQLqSOMLWE","seat":"solo","invites":[]}"#;
