@@ -1,5 +1,7 @@
 //! Reading a match: its view and its kept history.
 
+use qipan_rules::xiangqi as xq;
+use qipan_rules::GameKind;
 use serde_json::value::RawValue;
 
 use super::{KeptMove, Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
@@ -206,14 +208,19 @@ impl Matches {
             version: m.version.get(),
             moves: moves
                 .iter()
-                .map(|mv| MoveView {
-                    ply: mv.ply,
-                    seat: mv.seat.as_str(),
-                    name: name_of(mv.seat),
-                    side: mv.side.as_str(),
-                    action: &mv.action,
-                    code: &mv.code_after,
-                    played_at: mv.played_at.rfc3339(),
+                .map(|mv| {
+                    let names = xiangqi_names(m.game, mv);
+                    MoveView {
+                        ply: mv.ply,
+                        seat: mv.seat.as_str(),
+                        name: name_of(mv.seat),
+                        side: mv.side.as_str(),
+                        action: &mv.action,
+                        wxf: names.map(|n| n.wxf.to_string()),
+                        chinese: names.map(|n| n.chinese.to_string()),
+                        code: &mv.code_after,
+                        played_at: mv.played_at.rfc3339(),
+                    }
                 })
                 .collect(),
         };
@@ -223,6 +230,17 @@ impl Matches {
             version: m.version,
         })
     }
+}
+
+/// A kept xiangqi move's WXF and Chinese names, read in the position it was
+/// played from (what a move list shows); `None` for the other games.
+fn xiangqi_names(game: GameKind, mv: &KeptMove) -> Option<xq::Names> {
+    if game != GameKind::Xiangqi {
+        return None;
+    }
+    let pos = xq::Position::from_code(&mv.code_before).ok()?;
+    let m: xq::Move = mv.action.parse().ok()?;
+    xq::names(&pos, m)
 }
 
 #[cfg(test)]

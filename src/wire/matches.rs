@@ -293,6 +293,12 @@ pub struct MoveView<'a> {
     pub side: &'static str,
     /// The action, in the game's canonical notation.
     pub action: &'a str,
+    /// Xiangqi: the move in WXF notation (`C2.5`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wxf: Option<String>,
+    /// Xiangqi: the move in Chinese notation (`炮二平五`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chinese: Option<String>,
     /// The code after it.
     pub code: &'a str,
     /// When (RFC 3339).

@@ -1223,6 +1223,35 @@ async fn a_match_view_links_its_page_and_its_streams() {
     assert_eq!(first["event"], "sync");
 }
 
+/// A xiangqi match's kept moves carry their WXF and Chinese names, read in
+/// the position each was played from (the names of the rules crate's
+/// notation tests); other games' moves have none.
+#[tokio::test]
+async fn kept_xiangqi_moves_are_named_as_players_write_them() {
+    let Some(app) = spawn_match_app(Backend::Sqlite).await else {
+        return;
+    };
+    let (seat, _) = created(&app, json!({ "game": "xiangqi", "mode": "solo" })).await;
+    played(&app, &seat, &["h2e2", "h9g7", "h0g2"]).await;
+    let names: Vec<(Value, Value)> = history(&app, &seat.id)
+        .await
+        .iter()
+        .map(|mv| (mv["wxf"].clone(), mv["chinese"].clone()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            (json!("C2.5"), json!("炮二平五")),
+            (json!("H8+7"), json!("马8进7")),
+            (json!("H2+3"), json!("马二进三")),
+        ]
+    );
+    let (seat, _) = created(&app, json!({ "game": "gomoku", "mode": "solo" })).await;
+    played(&app, &seat, &["h8"]).await;
+    let kept = history(&app, &seat.id).await;
+    assert!(kept[0].get("wxf").is_none() && kept[0].get("chinese").is_none());
+}
+
 #[tokio::test]
 async fn a_memory_database_keeps_matches_while_the_service_runs() {
     let app = spawn_app_with(settings("sqlite::memory:")).await;
