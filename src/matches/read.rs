@@ -209,7 +209,7 @@ impl Matches {
             moves: moves
                 .iter()
                 .map(|mv| {
-                    let names = xiangqi_names(m.game, mv);
+                    let names = move_names(m.game, mv);
                     MoveView {
                         ply: mv.ply,
                         seat: mv.seat.as_str(),
@@ -234,7 +234,7 @@ impl Matches {
 
 /// A kept xiangqi move's WXF and Chinese names, read in the position it was
 /// played from (what a move list shows); `None` for the other games.
-fn xiangqi_names(game: GameKind, mv: &KeptMove) -> Option<xq::Names> {
+pub fn move_names(game: GameKind, mv: &KeptMove) -> Option<xq::Names> {
     if game != GameKind::Xiangqi {
         return None;
     }

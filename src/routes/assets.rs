@@ -11,6 +11,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use rust_embed::{EmbeddedFile, RustEmbed};
 
 use super::conditional;
+use crate::pages::i18n::{self, Lang};
 use crate::problem::{Problem, ProblemKind};
 
 /// The files of `static/`.
@@ -23,9 +24,55 @@ struct Static;
 const POLICY: HeaderValue = HeaderValue::from_static("public, max-age=300");
 
 /// `GET /`, `GET /play/{game}` and `GET /play/{game}/{code}`: the
-/// playground, which reads the position from its own address.
+/// playground, which reads the position from its own address, in the
+/// reader's language.
 pub async fn playground(req: HttpRequest) -> HttpResponse {
-    page(&req, "index.html")
+    template(&req, "index.html")
+}
+
+/// A page of `static/` with its `{{key}}` holes filled in the reader's
+/// language ([`i18n::render_template`]); it varies by the language's
+/// cookie and `Accept-Language`, and its entity tag by the language.
+pub fn template(req: &HttpRequest, path: &str) -> HttpResponse {
+    let Some(file) = Static::get(path) else {
+        return Problem::new(
+            ProblemKind::NotFound,
+            format!("no file {path:?} under /static"),
+        )
+        .response();
+    };
+    let lang = Lang::of(req);
+    let hash = file.metadata.sha256_hash();
+    let tag = EntityTag::new_strong(format!(
+        "{}-{}",
+        hash[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>(),
+        lang.tag()
+    ));
+    let fresh = conditional::client_has_in_any_coding(req, &tag);
+    let mut response = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    response
+        .insert_header((header::ETAG, tag.to_string()))
+        .insert_header((header::CACHE_CONTROL, POLICY))
+        .insert_header((header::VARY, super::pages::VARY_LANGUAGE))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    if fresh {
+        return response.finish();
+    }
+    let here = req
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str());
+    let text = String::from_utf8_lossy(&file.data);
+    response
+        .content_type("text/html; charset=utf-8")
+        .body(i18n::render_template(&text, lang, here))
 }
 
 /// `GET /static/{path}`
