@@ -59,7 +59,9 @@ impl Lang {
 
     /// The language a tag names (the cookie's value, `/lang/{tag}`).
     pub fn from_tag(tag: &str) -> Option<Lang> {
-        Lang::ALL.into_iter().find(|l| l.tag().eq_ignore_ascii_case(tag))
+        Lang::ALL
+            .into_iter()
+            .find(|l| l.tag().eq_ignore_ascii_case(tag))
     }
 
     /// The language of one `Accept-Language` range, if the pages speak it.
@@ -341,8 +343,14 @@ mod tests {
             Lang::Hans,
             "/play/x?a=1",
         );
-        assert!(html.starts_with("<html lang=\"zh-Hans\"><a>分享</a>"), "{html}");
-        assert!(html.contains("href=\"/lang/en?to=%2Fplay%2Fx%3Fa%3D1\""), "{html}");
+        assert!(
+            html.starts_with("<html lang=\"zh-Hans\"><a>分享</a>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("href=\"/lang/en?to=%2Fplay%2Fx%3Fa%3D1\""),
+            "{html}"
+        );
         assert!(html.contains("data-lang=\"zh-Hans\" aria-current=\"true\">简体</a>"));
     }
 
@@ -423,27 +431,54 @@ mod tests {
         for path in scripts {
             let text = std::fs::read_to_string(&path).expect("a script");
             let name = path.display().to_string();
-            wanted.extend(keys_used(&text, false).into_iter().map(|k| (name.clone(), k)));
+            wanted.extend(
+                keys_used(&text, false)
+                    .into_iter()
+                    .map(|k| (name.clone(), k)),
+            );
         }
         for path in ["static/index.html", "static/docs/index.html"] {
-            wanted.extend(keys_used(&read(path), false).into_iter().map(|k| (path.to_owned(), k)));
+            wanted.extend(
+                keys_used(&read(path), false)
+                    .into_iter()
+                    .map(|k| (path.to_owned(), k)),
+            );
         }
         for path in ["src/pages/mod.rs", "src/routes/pages.rs"] {
-            wanted.extend(keys_used(&read(path), true).into_iter().map(|k| (path.to_owned(), k)));
+            wanted.extend(
+                keys_used(&read(path), true)
+                    .into_iter()
+                    .map(|k| (path.to_owned(), k)),
+            );
         }
         // The families whose keys are made from a value.
         let families = [
-            ("game", vec!["xiangqi", "gomoku", "2048", "quoridor", "tetris", "renju"]),
+            (
+                "game",
+                vec!["xiangqi", "gomoku", "2048", "quoridor", "tetris", "renju"],
+            ),
             ("variant", vec!["standard", "freestyle", "renju"]),
             ("side", vec!["red", "black", "white", "player", "player_n"]),
             ("mode", vec!["duel", "solo"]),
-            ("role", vec!["general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier"]),
+            (
+                "role",
+                vec![
+                    "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier",
+                ],
+            ),
             ("renju", vec!["overline", "double-four", "double-three"]),
             ("t48", vec!["up", "down", "left", "right"]),
-            ("tt", vec!["left", "right", "cw", "ccw", "soft", "hard", "hold"]),
+            (
+                "tt",
+                vec!["left", "right", "cw", "ccw", "soft", "hard", "hold", "tick"],
+            ),
             ("decline", vec!["busy", "later", "no-thanks"]),
             ("import", vec!["fen", "rows", "grid", "json"]),
-            ("invite.state", vec!["invalid-invite", "seat-taken", "game-over", "declined"]),
+            (
+                "invite.state",
+                vec!["invalid-invite", "seat-taken", "game-over", "declined"],
+            ),
+            ("xq.side", vec!["red", "black"]),
         ];
         for (family, names) in families {
             for name in names {
@@ -451,7 +486,10 @@ mod tests {
             }
         }
         for reason in qipan_rules::EndReason::ALL {
-            wanted.push(("EndReason".to_owned(), format!("reason.{}", reason.as_str())));
+            wanted.push((
+                "EndReason".to_owned(),
+                format!("reason.{}", reason.as_str()),
+            ));
         }
         for end in ["resigned", "timeout", "agreement", "abandoned"] {
             wanted.push(("MatchEnd".to_owned(), format!("reason.{end}")));

@@ -76,7 +76,7 @@ pub fn headline_in(
     let words = lang.words();
     let reason = status.reason.map(|r| words.text(&format!("reason.{r}")));
     let side = player_name(to_move, lang);
-    match status.state {
+    let line = match status.state {
         State::Ongoing if solo => words.text("page.in_play").to_owned(),
         State::Ongoing if check => words.format("page.in_check", &[("side", &side)]),
         State::Ongoing => words.format("page.to_move", &[("side", &side)]),
@@ -98,13 +98,14 @@ pub fn headline_in(
             Some(r) => words.format("page.over", &[("reason", r)]),
             None => words.text("page.over_plain").to_owned(),
         },
-    }
+    };
+    // A heading starts with a capital (English: `Checkmate: …`).
+    capitalised(&line)
 }
 
-/// [`headline_in`] English, with the reason capitalised as a heading
-/// starts: what match pictures caption.
+/// [`headline_in`] English: what match pictures caption.
 pub fn headline(status: &StatusView, to_move: AnyPlayer, check: bool, solo: bool) -> String {
-    capitalised(&headline_in(Lang::En, status, to_move, check, solo))
+    headline_in(Lang::En, status, to_move, check, solo)
 }
 
 fn capitalised(word: &str) -> String {

@@ -42,15 +42,10 @@ pub fn template(req: &HttpRequest, path: &str) -> HttpResponse {
         .response();
     };
     let lang = Lang::of(req);
-    let hash = file.metadata.sha256_hash();
-    let tag = EntityTag::new_strong(format!(
-        "{}-{}",
-        hash[..8]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>(),
-        lang.tag()
-    ));
+    // The file's hash and the language, in one 64-bit tag.
+    let mut depends = file.metadata.sha256_hash().to_vec();
+    depends.extend_from_slice(lang.tag().as_bytes());
+    let tag = EntityTag::new_strong(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&depends)));
     let fresh = conditional::client_has_in_any_coding(req, &tag);
     let mut response = if fresh {
         HttpResponse::NotModified()
@@ -65,10 +60,7 @@ pub fn template(req: &HttpRequest, path: &str) -> HttpResponse {
     if fresh {
         return response.finish();
     }
-    let here = req
-        .uri()
-        .path_and_query()
-        .map_or("/", |p| p.as_str());
+    let here = req.uri().path_and_query().map_or("/", |p| p.as_str());
     let text = String::from_utf8_lossy(&file.data);
     response
         .content_type("text/html; charset=utf-8")

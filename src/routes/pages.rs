@@ -79,10 +79,8 @@ pub struct MatchPageQuery {
 pub const VARY_LANGUAGE: &str = "Accept-Language, Cookie";
 
 fn vary_by_language(mut res: HttpResponse) -> HttpResponse {
-    res.headers_mut().append(
-        header::VARY,
-        HeaderValue::from_static(VARY_LANGUAGE),
-    );
+    res.headers_mut()
+        .append(header::VARY, HeaderValue::from_static(VARY_LANGUAGE));
     res
 }
 
@@ -206,11 +204,13 @@ pub async fn match_page(
     let invite = query.invite.as_deref().filter(|i| !i.is_empty());
     let lang = Lang::of(&req);
     let page_url = crate::matches::match_page_url(&base, id);
+    // The version, and a hash of what else the page depends on: the
+    // invite and the language.
+    let depends = format!("{}\n{}", invite.unwrap_or_default(), lang.tag());
     let tag = EntityTag::new_strong(format!(
-        "{}-{:016x}-{}",
+        "{}-{:016x}",
         snapshot.game.version.get(),
-        xxhash_rust::xxh3::xxh3_64(invite.unwrap_or_default().as_bytes()),
-        lang.tag(),
+        xxhash_rust::xxh3::xxh3_64(depends.as_bytes()),
     ));
     let policy = HeaderValue::from_static("no-cache");
     if conditional::client_has_in_any_coding(&req, &tag) {
@@ -339,9 +339,7 @@ fn render_match(
     if m.status.is_ongoing() && m.ply > 0 {
         description.push(match kind {
             // A xiangqi round is a move of each side, red first.
-            GameKind::Xiangqi => {
-                words.format("page.round", &[("n", &(m.ply / 2 + 1).to_string())])
-            }
+            GameKind::Xiangqi => words.format("page.round", &[("n", &(m.ply / 2 + 1).to_string())]),
             _ => words.format("page.ply", &[("n", &ply)]),
         });
     }
@@ -447,4 +445,3 @@ pub async fn choose_language(
     }
     Ok(res.finish())
 }
-

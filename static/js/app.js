@@ -156,7 +156,7 @@ function facts(view, info) {
   const add = (k, v) => rows.push(h('dt', {}, k), h('dd', {}, v));
   add(t('fact.game'), `${NAMES[view.game]}${view.variant && view.variant !== 'standard' ? ` (${t(`variant.${view.variant}`)})` : ''}`);
   const last = state.moves[state.moves.length - 1];
-  add(t('fact.last_move'), last ? moveText(last) : (info.lastLabel || view.last_move || '—'));
+  add(t('fact.last_move'), last ? actionText(view.game, last) : (info.lastLabel || view.last_move || '—'));
   switch (view.game) {
     case 'xiangqi':
       add(t('fact.legal_moves'), String(view.legal_actions.length));
@@ -187,6 +187,15 @@ function facts(view, info) {
   $('facts').replaceChildren(...rows);
 }
 
+// A move as the list and the panel show it: xiangqi in the chosen
+// notation, tetris' and 2048's inputs in the reader's words, points and
+// squares as they are.
+function actionText(game, rec) {
+  if (game === 'tetris') return t(`tt.${rec.action}`);
+  if (game === '2048') return t(`t48.${rec.action}`);
+  return moveText(rec);
+}
+
 // The move list: the local game's moves, or the match's kept ones (with a
 // "practice from here" per move where the reader may fork).
 function renderMoves() {
@@ -197,7 +206,7 @@ function renderMoves() {
   const items = moves.slice().reverse().map((mv) => h('li', { 'data-ply': mv.ply },
     h('span', { class: 'ply' }, `${mv.ply}.`),
     h('span', { class: 'who' }, sideName(mv.side)),
-    h('span', { class: 'mv' }, moveText(mv)),
+    h('span', { class: 'mv' }, actionText(state.view ? state.view.game : null, mv)),
     fork ? h('button', { type: 'button', class: 'fork-at', 'aria-label': t('moves.practice_from', { ply: mv.ply }), onclick: () => live.fork(mv.ply).catch(fail) }, t('moves.practice')) : null));
   list.replaceChildren(...items);
 }
@@ -559,9 +568,11 @@ async function main() {
 
 main();
 
-// Moves the page to another of its addresses and draws it.
+// Moves the page to another of its addresses and draws it, from the top:
+// a match's first screen is its players and board.
 function navigate(url, how = 'push') {
   setEntry(how, null, url);
+  window.scrollTo(0, 0);
   routeSafely();
 }
 

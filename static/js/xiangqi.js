@@ -12,7 +12,7 @@ const M = 50;
 
 // A piece as labels name it: `red cannon 炮` in English, `红炮` in Chinese.
 export function pieceName(p) {
-  return t('xq.piece', { side: t(`side.${p.side}`), role: t(`role.${p.role}`), glyph: glyph(p.side, p.role) });
+  return t('xq.piece', { side: t(`xq.side.${p.side}`), role: t(`role.${p.role}`), glyph: glyph(p.side, p.role) });
 }
 
 // board[row][file], row 0 at black's back rank (rank 9).

@@ -161,7 +161,7 @@ async fn names_show_in_views_events_history_and_pages(backend: Backend) {
     let page = app.get(&format!("/m/{id}")).await;
     let html = String::from_utf8_lossy(&page.body);
     assert!(
-        html.contains("red (Léon 林)") && html.contains("black (Wei)"),
+        html.contains("红方（Léon 林）") && html.contains("黑方（Wei）"),
         "{html}"
     );
     // A sync shows the names too.

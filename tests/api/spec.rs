@@ -1023,6 +1023,7 @@ fn documented_operations_are_the_route_table() {
         ("GET", "/static/{path}"),
         ("GET", "/p/{game}/{code}"),
         ("GET", "/m/{id}"),
+        ("GET", "/lang/{tag}"),
         ("POST", "/v1/matches"),
         ("GET", "/v1/matches/{id}"),
         ("GET", "/v1/matches/{id}/history"),
