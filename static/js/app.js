@@ -156,7 +156,8 @@ function facts(view, info) {
   const add = (k, v) => rows.push(h('dt', {}, k), h('dd', {}, v));
   add(t('fact.game'), `${NAMES[view.game]}${view.variant && view.variant !== 'standard' ? ` (${t(`variant.${view.variant}`)})` : ''}`);
   const last = state.moves[state.moves.length - 1];
-  add(t('fact.last_move'), last ? actionText(view.game, last) : (info.lastLabel || view.last_move || '—'));
+  const lastAction = last || (view.last_move ? { action: view.last_move } : null);
+  add(t('fact.last_move'), lastAction ? actionText(view.game, lastAction) : (info.lastLabel || '—'));
   switch (view.game) {
     case 'xiangqi':
       add(t('fact.legal_moves'), String(view.legal_actions.length));
@@ -194,6 +195,14 @@ function actionText(game, rec) {
   if (game === 'tetris') return t(`tt.${rec.action}`);
   if (game === '2048') return t(`t48.${rec.action}`);
   return moveText(rec);
+}
+
+// Tetris' inputs and 2048's directions typed in the reader's words (左移,
+// 上) are the actions they name.
+const WORDS = { tetris: ['left', 'right', 'cw', 'ccw', 'soft', 'hard', 'hold', 'tick'], 2048: ['up', 'down', 'left', 'right'] };
+function wordsToAction(game, text) {
+  const actions = WORDS[game] || [];
+  return actions.find((a) => actionText(game, { action: a }) === text.trim()) || text;
 }
 
 // The move list: the local game's moves, or the match's kept ones (with a
@@ -376,7 +385,7 @@ function syncForm(game, variant) {
   $('seek-btn').disabled = !duel;
   $('seek-btn').title = duel ? t('lobby.post_title', { game: NAMES[game] }) : t('lobby.two_players_only');
   $('notation-row').hidden = game !== 'xiangqi';
-  if (info) $('action-input').placeholder = game === 'xiangqi' ? t('play.input_xiangqi') : t('play.input_example', { examples: info.action_syntax.examples.join(', ') });
+  if (info) $('action-input').placeholder = game === 'xiangqi' ? t('play.input_xiangqi') : t('play.input_example', { examples: info.action_syntax.examples.map((a) => actionText(game, { action: a })).join(', ') });
   const fmt = FORMATS[game];
   $('import-label').textContent = t(`import.${fmt}`, { game: NAMES[game] });
 }
@@ -494,7 +503,7 @@ function playTyped(e) {
   if (!text || !state.view) return;
   const why = ctx.cannotMove(state.view);
   if (why) return say(why, 'error');
-  const found = resolve(state.view, text);
+  const found = resolve(state.view, wordsToAction(state.view.game, text));
   if (found.error === 'ambiguous') return say(t('play.ambiguous', { text, moves: found.matches.map(moveText).join(' / ') }), 'error');
   if (found.error) return say(t('play.unknown_move', { text }), 'error');
   play([found.action], {});

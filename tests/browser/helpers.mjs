@@ -92,7 +92,12 @@ export async function screenshot(page, name, { fullPage = true } = {}) {
 
 // Whether an element is wholly inside the first screen (no scrolling).
 export async function inFirstScreen(locator) {
-  const box = await locator.boundingBox();
+  // The live panel redraws as events arrive: measure what is there now.
+  let box = null;
+  for (let i = 0; i < 20 && !box; i++) {
+    await locator.waitFor();
+    box = await locator.boundingBox();
+  }
   const height = await locator.page().evaluate(() => window.innerHeight);
   const width = await locator.page().evaluate(() => window.innerWidth);
   return !!box && box.y >= 0 && box.y + box.height <= height && box.x >= 0 && box.x + box.width <= width;

@@ -48,8 +48,8 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     await black.locator('#join').click();
     assert.equal(await waitForMatch(black), id);
     await black.locator('.conn', { hasText: 'live' }).waitFor();
-    await red.locator('[data-seat="black"][data-online="true"]').waitFor();
-    await black.locator('[data-seat="red"][data-online="true"]').waitFor();
+    await red.locator('#match-info [data-seat="black"][data-online="true"]').waitFor();
+    await black.locator('#match-info [data-seat="red"][data-online="true"]').waitFor();
 
     // Red moves: black sees it without reloading, and the other way round.
     await red.locator('.conn', { hasText: 'live' }).waitFor();
