@@ -233,6 +233,80 @@ describe('touch play on a phone, in Chinese', { timeout: TIMEOUT * 2 }, () => {
   });
 });
 
+describe('invitations answered, moves typed as players write them', { timeout: TIMEOUT * 2 }, () => {
+  test('a decline with a reason; the inviter sees it and invites again in one tap; the old link says it is spent', async () => {
+    const created = await api('POST', '/v1/matches', { game: 'xiangqi', name: '林' });
+    const inviterCtx = await desktop(browser);
+    const seat = { token: created.token, seat: created.seat, invite: { seat: 'black', invite: created.invites[0].invite, url: created.invites[0].url } };
+    await inviterCtx.addInitScript(([key, value]) => localStorage.setItem(key, value), [`qipan.seat.${created.id}`, JSON.stringify(seat)]);
+    const inviter = await open(browser, `/play/matches/${created.id}`, { context: inviterCtx });
+    await inviter.locator('#waiting-note').waitFor();
+    await inviter.locator('.conn', { hasText: 'live' }).waitFor();
+
+    const invitee = await open(browser, created.invites[0].url, { context: await phone(browser) });
+    await invitee.locator('#invite a.decline').tap();
+    await invitee.waitForURL((url) => url.pathname === `/play/matches/${created.id}` && url.searchParams.get('decline') === '1');
+    // The reasons, in the first screen.
+    const later = invitee.locator('#decline-form [data-reason="later"]');
+    assert.ok(await inFirstScreen(later), 'the reasons are in the first screen');
+    assert.deepEqual(await englishWords(invitee), []);
+    await later.tap();
+    await invitee.locator('#invite-state', { hasText: '你已婉拒这个邀请' }).waitFor();
+    await screenshot(invitee, 'invite-declined-zh', { fullPage: false });
+
+    await inviter.locator('#declined-note', { hasText: 'The invitation was declined: Later.' }).waitFor();
+    assert.ok(await inFirstScreen(inviter.locator('#reinvite-btn')), 'New invitation in the first screen');
+    await inviter.locator('#reinvite-btn').click();
+    await inviter.locator('#waiting-note').waitFor();
+    const fresh = await inviter.locator('#invite-link').getAttribute('href');
+    assert.notEqual(fresh, created.invites[0].url, 'a new link');
+    await screenshot(inviter, 'reinvited-en', { fullPage: false });
+    // The old link says it no longer works, first thing; the new one joins.
+    const stale = await open(browser, created.invites[0].url, { context: await phone(browser) });
+    const spent = stale.locator('#invite.spent');
+    await spent.waitFor();
+    assert.match(await spent.textContent(), /这个邀请已经失效/);
+    assert.ok(await inFirstScreen(spent));
+    assert.equal(await stale.locator('#join').count(), 0);
+    const again = await open(browser, fresh, { context: await phone(browser) });
+    await again.locator('#join').tap();
+    await again.waitForURL(matchPath(created.id));
+    assert.ok((await api('GET', `/v1/matches/${created.id}`)).seats.every((s) => s.taken));
+    for (const page of [inviter, invitee, stale, again]) {
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
+  });
+
+  test('the play box reads Chinese (full-width digits, traditional glyphs), WXF and ICCS', async () => {
+    const start = await startCode('xiangqi');
+    const page = await open(browser, `/play/xiangqi/${start}`, { context: await phone(browser) });
+    let code = await waitForCode(page, 'xiangqi');
+    const typed = [['炮二平五', 'h2e2'], ['马８进７', 'h9g7'], ['傌二進三', 'h0g2'], ['c2.5', 'b7e7'], ['i0h0', 'i0h0']];
+    const played = [];
+    for (const [text, iccs] of typed) {
+      await page.locator('#action-input').fill(text);
+      await page.locator('#action-form button[type="submit"]').tap();
+      code = await waitForCode(page, 'xiangqi', code);
+      played.push(iccs);
+      assert.equal(code, await playedCode('xiangqi', start, played), text);
+    }
+    // Listed as Chinese players write them, in the chosen piece style.
+    assert.deepEqual(await page.locator('#move-list .mv').allTextContents(), ['车一平二', '炮2平5', '马二进三', '马8进7', '炮二平五']);
+    await page.locator('#pref-pieces').selectOption('traditional');
+    assert.deepEqual(await page.locator('#move-list .mv').allTextContents(), ['俥一平二', '砲2平5', '傌二進三', '馬8進7', '炮二平五']);
+    await page.locator('#pref-notation').selectOption('wxf');
+    assert.deepEqual(await page.locator('#move-list .mv').allTextContents(), ['R1.2', 'C2.5', 'H2+3', 'H8+7', 'C2.5']);
+    // What is no legal move is said so, and nothing is played.
+    await page.locator('#action-input').fill('炮二进九');
+    await page.locator('#action-form button[type="submit"]').tap();
+    await page.locator('#message.error', { hasText: '不是这里能走的棋' }).waitFor();
+    assert.equal(addressOf(page).code, code);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
 // The width and height a PNG's header says.
 function pngSize(bytes) {
   const b = Buffer.from(bytes);
