@@ -149,6 +149,29 @@ describe('touch play on a phone, in Chinese', { timeout: TIMEOUT * 2 }, () => {
     await white.context().close();
   });
 
+  test('a phone that loses the network comes back to its game and hears what happened meanwhile', async () => {
+    const created = await api('POST', '/v1/matches', { game: 'xiangqi', seat: 'red', name: '林' });
+    const joined = await api('POST', `/v1/matches/${created.id}/join`, { invite: created.invites[0].invite });
+    const page = await seated(created.id, { token: joined.token, seat: 'black' });
+    await page.locator('.conn', { hasText: '已连线' }).waitFor();
+    await page.context().setOffline(true);
+    await page.waitForFunction(() => !navigator.onLine);
+    const res = await fetch(`${BASE}/v1/matches/${created.id}/play`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${created.token}` },
+      body: JSON.stringify({ actions: ['h2e2'] }),
+    });
+    assert.equal(res.status, 200);
+    // Back online: the page reconnects after the last event it had and
+    // says what it missed.
+    await page.context().setOffline(false);
+    await page.locator('#message', { hasText: '你离开期间：红方走了 炮二平五' }).waitFor();
+    await page.locator('#turn', { hasText: '黑方走棋' }).waitFor();
+    await page.locator('[data-square="e2"][aria-label*="红炮"]').waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test('Quoridor: every wall placed by taps, pawns moved by taps, to the goal', async () => {
     const start = await startCode('quoridor');
     const page = await open(browser, '/play/quoridor', { context: await phone(browser) });
