@@ -103,9 +103,30 @@ pub fn headline_in(
     capitalised(&line)
 }
 
-/// [`headline_in`] English: what match pictures caption.
+/// How the game stands in a match picture's caption, in English with the
+/// rules' own words: `Red to move`, `Checkmate: black wins`, `Drawn:
+/// agreement`. (Pages say it in their reader's language: [`headline_in`].)
 pub fn headline(status: &StatusView, to_move: AnyPlayer, check: bool, solo: bool) -> String {
-    headline_in(Lang::En, status, to_move, check, solo)
+    let reason = status.reason.map(|r| capitalised(&r.replace('-', " ")));
+    let side = player_name(to_move, Lang::En);
+    match status.state {
+        State::Ongoing if solo => "In play".to_owned(),
+        State::Ongoing if check => format!("{side} to move, in check"),
+        State::Ongoing => format!("{side} to move"),
+        State::Won => match (reason, status.winner) {
+            (Some(r), Some(w)) => format!("{r}: {w} wins"),
+            (None, Some(w)) => format!("{} wins", capitalised(w)),
+            (_, None) => "Won".to_owned(),
+        },
+        State::Drawn => match reason {
+            Some(r) => format!("Drawn: {}", r.to_lowercase()),
+            None => "Drawn".to_owned(),
+        },
+        State::Over => match reason {
+            Some(r) => format!("Game over: {}", r.to_lowercase()),
+            None => "Game over".to_owned(),
+        },
+    }
 }
 
 fn capitalised(word: &str) -> String {
@@ -404,7 +425,11 @@ mod tests {
             winner: Some("black"),
             reason: Some("checkmate"),
         };
-        assert_eq!(headline(&won, red, false, false), "Checkmate: Black wins");
+        assert_eq!(headline(&won, red, false, false), "Checkmate: black wins");
+        assert_eq!(
+            headline_in(Lang::En, &won, red, false, false),
+            "Checkmate: Black wins"
+        );
         let over = StatusView {
             state: State::Over,
             winner: None,

@@ -7,7 +7,7 @@
 //! change to a page shows on reload.
 
 use actix_web::http::header::{self, EntityTag, HeaderValue};
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse, HttpResponseBuilder};
 use rust_embed::{EmbeddedFile, RustEmbed};
 
 use super::conditional;
@@ -34,32 +34,19 @@ pub async fn playground(req: HttpRequest) -> HttpResponse {
 /// language ([`i18n::render_template`]); it varies by the language's
 /// cookie and `Accept-Language`, and its entity tag by the language.
 pub fn template(req: &HttpRequest, path: &str) -> HttpResponse {
-    let Some(file) = Static::get(path) else {
-        return Problem::new(
-            ProblemKind::NotFound,
-            format!("no file {path:?} under /static"),
-        )
-        .response();
+    let file = match embedded(path) {
+        Ok(file) => file,
+        Err(missing) => return missing,
     };
     let lang = Lang::of(req);
     // The file's hash and the language, in one 64-bit tag.
     let mut depends = file.metadata.sha256_hash().to_vec();
     depends.extend_from_slice(lang.tag().as_bytes());
     let tag = EntityTag::new_strong(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&depends)));
-    let fresh = conditional::client_has_in_any_coding(req, &tag);
-    let mut response = if fresh {
-        HttpResponse::NotModified()
-    } else {
-        HttpResponse::Ok()
+    let mut response = match head(req, &tag, Some(super::pages::VARY_LANGUAGE)) {
+        Ok(response) => response,
+        Err(not_modified) => return not_modified,
     };
-    response
-        .insert_header((header::ETAG, tag.to_string()))
-        .insert_header((header::CACHE_CONTROL, POLICY))
-        .insert_header((header::VARY, super::pages::VARY_LANGUAGE))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
-    if fresh {
-        return response.finish();
-    }
     let here = req.uri().path_and_query().map_or("/", |p| p.as_str());
     let text = String::from_utf8_lossy(&file.data);
     response
@@ -74,14 +61,48 @@ pub async fn file(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
 
 /// The file at `path` under `static/`, or a 404 problem.
 pub fn page(req: &HttpRequest, path: &str) -> HttpResponse {
-    let Some(file) = Static::get(path) else {
-        return Problem::new(
+    match embedded(path) {
+        Ok(file) => answer(req, &file),
+        Err(missing) => missing,
+    }
+}
+
+/// The file at `path` under `static/`, or the 404 problem that answers
+/// for it.
+fn embedded(path: &str) -> Result<EmbeddedFile, HttpResponse> {
+    Static::get(path).ok_or_else(|| {
+        Problem::new(
             ProblemKind::NotFound,
             format!("no file {path:?} under /static"),
         )
-        .response();
+        .response()
+    })
+}
+
+/// The head of a file's answer tagged `tag` (varying by `vary`), or the
+/// whole `304` when the client has it.
+fn head(
+    req: &HttpRequest,
+    tag: &EntityTag,
+    vary: Option<&'static str>,
+) -> Result<HttpResponseBuilder, HttpResponse> {
+    let fresh = conditional::client_has_in_any_coding(req, tag);
+    let mut response = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
     };
-    answer(req, &file)
+    response
+        .insert_header((header::ETAG, tag.to_string()))
+        .insert_header((header::CACHE_CONTROL, POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    if let Some(vary) = vary {
+        response.insert_header((header::VARY, vary));
+    }
+    if fresh {
+        return Err(response.finish());
+    }
+    Ok(response)
 }
 
 fn answer(req: &HttpRequest, file: &EmbeddedFile) -> HttpResponse {
@@ -92,19 +113,10 @@ fn answer(req: &HttpRequest, file: &EmbeddedFile) -> HttpResponse {
             .map(|b| format!("{b:02x}"))
             .collect::<String>(),
     );
-    let fresh = conditional::client_has_in_any_coding(req, &tag);
-    let mut response = if fresh {
-        HttpResponse::NotModified()
-    } else {
-        HttpResponse::Ok()
+    let mut response = match head(req, &tag, None) {
+        Ok(response) => response,
+        Err(not_modified) => return not_modified,
     };
-    response
-        .insert_header((header::ETAG, tag.to_string()))
-        .insert_header((header::CACHE_CONTROL, POLICY))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
-    if fresh {
-        return response.finish();
-    }
     let mime = file.metadata.mimetype();
     // Text is UTF-8 throughout; say so, so no browser has to guess.
     let content_type = if mime.starts_with("text/") || mime.ends_with("javascript") {
