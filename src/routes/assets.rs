@@ -34,19 +34,19 @@ pub async fn playground(req: HttpRequest) -> HttpResponse {
 /// language ([`i18n::render_template`]); it varies by the language's
 /// cookie and `Accept-Language`, and its entity tag by the language.
 pub fn template(req: &HttpRequest, path: &str) -> HttpResponse {
-    let file = match embedded(path) {
-        Ok(file) => file,
-        Err(missing) => return missing,
+    let Some(file) = Static::get(path) else {
+        return missing(path);
     };
     let lang = Lang::of(req);
     // The file's hash and the language, in one 64-bit tag.
     let mut depends = file.metadata.sha256_hash().to_vec();
     depends.extend_from_slice(lang.tag().as_bytes());
     let tag = EntityTag::new_strong(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&depends)));
-    let mut response = match head(req, &tag, Some(super::pages::VARY_LANGUAGE)) {
-        Ok(response) => response,
-        Err(not_modified) => return not_modified,
-    };
+    let fresh = conditional::client_has_in_any_coding(req, &tag);
+    let mut response = head(fresh, &tag, Some(super::pages::VARY_LANGUAGE));
+    if fresh {
+        return response.finish();
+    }
     let here = req.uri().path_and_query().map_or("/", |p| p.as_str());
     let text = String::from_utf8_lossy(&file.data);
     response
@@ -61,32 +61,24 @@ pub async fn file(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
 
 /// The file at `path` under `static/`, or a 404 problem.
 pub fn page(req: &HttpRequest, path: &str) -> HttpResponse {
-    match embedded(path) {
-        Ok(file) => answer(req, &file),
-        Err(missing) => missing,
+    match Static::get(path) {
+        Some(file) => answer(req, &file),
+        None => missing(path),
     }
 }
 
-/// The file at `path` under `static/`, or the 404 problem that answers
-/// for it.
-fn embedded(path: &str) -> Result<EmbeddedFile, HttpResponse> {
-    Static::get(path).ok_or_else(|| {
-        Problem::new(
-            ProblemKind::NotFound,
-            format!("no file {path:?} under /static"),
-        )
-        .response()
-    })
+/// The 404 problem of a file `static/` does not have.
+fn missing(path: &str) -> HttpResponse {
+    Problem::new(
+        ProblemKind::NotFound,
+        format!("no file {path:?} under /static"),
+    )
+    .response()
 }
 
-/// The head of a file's answer tagged `tag` (varying by `vary`), or the
-/// whole `304` when the client has it.
-fn head(
-    req: &HttpRequest,
-    tag: &EntityTag,
-    vary: Option<&'static str>,
-) -> Result<HttpResponseBuilder, HttpResponse> {
-    let fresh = conditional::client_has_in_any_coding(req, tag);
+/// The head of a file's answer tagged `tag` (varying by `vary`): `304`
+/// when the client has it (`fresh`), else `200`.
+fn head(fresh: bool, tag: &EntityTag, vary: Option<&'static str>) -> HttpResponseBuilder {
     let mut response = if fresh {
         HttpResponse::NotModified()
     } else {
@@ -99,10 +91,7 @@ fn head(
     if let Some(vary) = vary {
         response.insert_header((header::VARY, vary));
     }
-    if fresh {
-        return Err(response.finish());
-    }
-    Ok(response)
+    response
 }
 
 fn answer(req: &HttpRequest, file: &EmbeddedFile) -> HttpResponse {
@@ -113,10 +102,11 @@ fn answer(req: &HttpRequest, file: &EmbeddedFile) -> HttpResponse {
             .map(|b| format!("{b:02x}"))
             .collect::<String>(),
     );
-    let mut response = match head(req, &tag, None) {
-        Ok(response) => response,
-        Err(not_modified) => return not_modified,
-    };
+    let fresh = conditional::client_has_in_any_coding(req, &tag);
+    let mut response = head(fresh, &tag, None);
+    if fresh {
+        return response.finish();
+    }
     let mime = file.metadata.mimetype();
     // Text is UTF-8 throughout; say so, so no browser has to guess.
     let content_type = if mime.starts_with("text/") || mime.ends_with("javascript") {
