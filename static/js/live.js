@@ -205,6 +205,12 @@ export class Live {
     this.wsReady = false;
     ws.onopen = () => {
       this.backoff = 500;
+      // What the events resumed after the last one seen bring in the
+      // next moments is told as one message.
+      if (this.catchup) {
+        clearTimeout(this.catchupTimer);
+        this.catchupTimer = setTimeout(() => this.endCatchup(), 1500);
+      }
       if (this.seat && this.seat.token) ws.send(JSON.stringify({ type: 'auth', token: this.seat.token, ref: 'auth' }));
       else this.wsReady = true;
       this.renderPanel();
@@ -238,7 +244,6 @@ export class Live {
     this.wsReady = false;
     this.catchup = [];
     clearTimeout(this.catchupTimer);
-    this.catchupTimer = setTimeout(() => this.endCatchup(), 1500);
     this.connect();
   }
 
