@@ -174,9 +174,10 @@ pub struct Settings {
     pub seek_ttl: Duration,
 
     /// How long the side to move of a duel must have been away (no stream
-    /// of theirs open) and without moving before the other seat may claim
-    /// the win or a draw (e.g. `2m`).
-    #[arg(long, global = true, env = "QIPAN_ABANDON_AFTER", default_value = "2m", value_parser = humantime::parse_duration)]
+    /// of theirs open, and no move) before the other seat may claim the win
+    /// or a draw (e.g. `5m`): long enough for a phone that slept through a
+    /// subway stop to come back.
+    #[arg(long, global = true, env = "QIPAN_ABANDON_AFTER", default_value = "5m", value_parser = humantime::parse_duration)]
     pub abandon_after: Duration,
 }
 
@@ -196,7 +197,7 @@ impl Settings {
             body_timeout: Duration::from_secs(10),
             keep_alive: Duration::from_millis(500),
             seek_ttl: Duration::from_secs(600),
-            abandon_after: Duration::from_secs(120),
+            abandon_after: Duration::from_secs(300),
             // Tests that are about limits turn them on.
             rate_creates: 0,
             rate_writes: 0,

@@ -303,6 +303,11 @@ fn routes(cfg: &mut web::ServiceConfig) {
         )
         .service(web::scope("/static").service(resource("/{path:.+}", GET, get().to(assets::file))))
         .service(resource("/docs", GET, get().to(pages::docs)))
+        .service(web::scope("/lang").service(resource(
+            "/{tag}",
+            GET,
+            get().to(pages::choose_language),
+        )))
         .service(web::scope("/m").service(resource("/{id}", GET, get().to(pages::match_page))));
     let mut pages = web::scope("/p");
     for kind in GameKind::ALL {

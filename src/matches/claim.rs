@@ -1,10 +1,13 @@
 //! Claims against a seat that left: when the side to move of a duel has no
-//! stream open (it is offline, see [`super::presence`]) and has not moved
-//! for the abandonment time (`--abandon-after`, 2 minutes by default), the
+//! stream open (it is offline, see [`super::presence`]) and has been away
+//! for the abandonment time (`--abandon-after`, 5 minutes by default), the
 //! other seat may end the match — as won, or as drawn — with reason
-//! `abandoned`. The time is counted from the later of the last move (or
-//! takeback) and the moment the side to move took its seat. A
-//! correspondence duel has no claims: its move deadline ends it.
+//! `abandoned`. The time is counted from the latest of the last move (or
+//! takeback), the moment the side to move took its seat, and the moment it
+//! last went offline: a phone that slept through a subway stop after a
+//! long think has been away only since it slept. A correspondence duel has
+//! no claims: its move deadline ends it; a Fischer duel's clock runs on
+//! meanwhile, and ends it first when its time is shorter.
 
 use super::clock::TimeControl;
 use super::draw::other;
@@ -13,6 +16,7 @@ use super::{
     ClaimRefusal, MatchEnd, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Precondition,
     Refused, Seat, Timestamp, Token,
 };
+use crate::storage::matches as store;
 use crate::wire::matches::ClaimResult;
 
 impl Matches {
@@ -61,7 +65,10 @@ impl Matches {
         if away.online {
             return refuse(ClaimRefusal::OpponentOnline(away.seat));
         }
-        let claimable_at = m.moved_at.max(joined_at).plus(self.live.abandon_after);
+        let left_at = store::left_at(&mut conn, id, away.seat).await?;
+        let still = m.moved_at.max(joined_at);
+        let away_since = left_at.map_or(still, |left| still.max(left));
+        let claimable_at = away_since.plus(self.live.abandon_after);
         if now < claimable_at {
             return refuse(ClaimRefusal::TooSoon {
                 seat: away.seat,

@@ -47,7 +47,7 @@ pub use error::{ClaimRefusal, MatchError, Missing, Refused};
 pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
 pub use live::{Feed, Frame, Item, Live};
 pub use offload::Runner;
-pub use read::Snapshot;
+pub use read::{match_page_url, move_names, Snapshot};
 
 use sqlx::AnyConnection;
 

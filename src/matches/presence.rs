@@ -241,12 +241,24 @@ impl Presence {
         .execute(self.inner.db.pool())
         .await;
         drop(seats);
-        match gone {
-            Ok(_) => self.inner.hub.publish(Signal::Presence(key.0)),
-            Err(e) => {
-                tracing::warn!(match_id = %key.0, error = %e, "a seat could not go offline; its row goes stale in a minute")
-            }
+        if let Err(e) = gone {
+            tracing::warn!(match_id = %key.0, error = %e, "a seat could not go offline; its row goes stale in a minute");
+            return;
         }
+        // The moment the seat went, kept before anyone hears of it: an
+        // abandonment claim counts from it. Written even when another
+        // instance still holds the seat (it is then online, and no claim is
+        // made); that one's own departure writes a later time.
+        let left = sqlx::query("UPDATE seats SET left_at = $1 WHERE match_id = $2 AND seat = $3")
+            .bind(Timestamp::now().millis())
+            .bind(key.0.to_string())
+            .bind(key.1.as_str())
+            .execute(self.inner.db.pool())
+            .await;
+        if let Err(e) = left {
+            tracing::warn!(match_id = %key.0, error = %e, "when a seat went offline was not kept; a claim counts from its last move");
+        }
+        self.inner.hub.publish(Signal::Presence(key.0));
     }
 }
 

@@ -1,5 +1,7 @@
 //! Reading a match: its view and its kept history.
 
+use qipan_rules::xiangqi as xq;
+use qipan_rules::GameKind;
 use serde_json::value::RawValue;
 
 use super::{KeptMove, Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
@@ -12,6 +14,21 @@ use crate::wire::matches::{
 /// The URL of a match.
 pub fn match_url(base: &str, id: MatchId) -> String {
     format!("{base}/v1/matches/{id}")
+}
+
+/// The URL of a match's page for people.
+pub fn match_page_url(base: &str, id: MatchId) -> String {
+    format!("{base}/m/{id}")
+}
+
+/// The URL of a match's WebSocket: its URL with `ws:` for `http:` and
+/// `wss:` for `https:`.
+fn socket_url(url: &str) -> String {
+    match url.split_once("://") {
+        Some(("https", rest)) => format!("wss://{rest}/ws"),
+        Some((_, rest)) => format!("ws://{rest}/ws"),
+        None => format!("{url}/ws"),
+    }
 }
 
 /// The secrets an answer shows once: the seat's token, and the creator's
@@ -67,6 +84,9 @@ pub(super) fn render(
     let view = MatchView {
         id: m.id.to_string(),
         history_url: format!("{url}/history"),
+        page: match_page_url(base, m.id),
+        events_url: format!("{url}/events"),
+        ws_url: socket_url(&url),
         url,
         game: m.game.as_str(),
         mode: m.mode.into(),
@@ -188,14 +208,19 @@ impl Matches {
             version: m.version.get(),
             moves: moves
                 .iter()
-                .map(|mv| MoveView {
-                    ply: mv.ply,
-                    seat: mv.seat.as_str(),
-                    name: name_of(mv.seat),
-                    side: mv.side.as_str(),
-                    action: &mv.action,
-                    code: &mv.code_after,
-                    played_at: mv.played_at.rfc3339(),
+                .map(|mv| {
+                    let names = move_names(m.game, mv);
+                    MoveView {
+                        ply: mv.ply,
+                        seat: mv.seat.as_str(),
+                        name: name_of(mv.seat),
+                        side: mv.side.as_str(),
+                        action: &mv.action,
+                        wxf: names.map(|n| n.wxf.to_string()),
+                        chinese: names.map(|n| n.chinese.to_string()),
+                        code: &mv.code_after,
+                        played_at: mv.played_at.rfc3339(),
+                    }
                 })
                 .collect(),
         };
@@ -204,5 +229,34 @@ impl Matches {
             id,
             version: m.version,
         })
+    }
+}
+
+/// A kept xiangqi move's WXF and Chinese names, read in the position it was
+/// played from (what a move list shows); `None` for the other games.
+pub fn move_names(game: GameKind, mv: &KeptMove) -> Option<xq::Names> {
+    if game != GameKind::Xiangqi {
+        return None;
+    }
+    let pos = xq::Position::from_code(&mv.code_before).ok()?;
+    let m: xq::Move = mv.action.parse().ok()?;
+    xq::names(&pos, m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::socket_url;
+
+    #[test]
+    fn a_socket_url_follows_the_scheme_of_the_base() {
+        let id = "/v1/matches/0b6c3f6e-53d5-4b8c-9d1f-6e0f4f4b2a11";
+        assert_eq!(
+            socket_url(&format!("http://127.0.0.1:8080{id}")),
+            format!("ws://127.0.0.1:8080{id}/ws")
+        );
+        assert_eq!(
+            socket_url(&format!("https://qipan.example{id}")),
+            format!("wss://qipan.example{id}/ws")
+        );
     }
 }

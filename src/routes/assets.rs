@@ -7,10 +7,11 @@
 //! change to a page shows on reload.
 
 use actix_web::http::header::{self, EntityTag, HeaderValue};
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse, HttpResponseBuilder};
 use rust_embed::{EmbeddedFile, RustEmbed};
 
 use super::conditional;
+use crate::pages::i18n::{self, Lang};
 use crate::problem::{Problem, ProblemKind};
 
 /// The files of `static/`.
@@ -23,9 +24,34 @@ struct Static;
 const POLICY: HeaderValue = HeaderValue::from_static("public, max-age=300");
 
 /// `GET /`, `GET /play/{game}` and `GET /play/{game}/{code}`: the
-/// playground, which reads the position from its own address.
+/// playground, which reads the position from its own address, in the
+/// reader's language.
 pub async fn playground(req: HttpRequest) -> HttpResponse {
-    page(&req, "index.html")
+    template(&req, "index.html")
+}
+
+/// A page of `static/` with its `{{key}}` holes filled in the reader's
+/// language ([`i18n::render_template`]); it varies by the language's
+/// cookie and `Accept-Language`, and its entity tag by the language.
+pub fn template(req: &HttpRequest, path: &str) -> HttpResponse {
+    let Some(file) = Static::get(path) else {
+        return missing(path);
+    };
+    let lang = Lang::of(req);
+    // The file's hash and the language, in one 64-bit tag.
+    let mut depends = file.metadata.sha256_hash().to_vec();
+    depends.extend_from_slice(lang.tag().as_bytes());
+    let tag = EntityTag::new_strong(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&depends)));
+    let fresh = conditional::client_has_in_any_coding(req, &tag);
+    let mut response = head(fresh, &tag, Some(super::pages::VARY_LANGUAGE));
+    if fresh {
+        return response.finish();
+    }
+    let here = req.uri().path_and_query().map_or("/", |p| p.as_str());
+    let text = String::from_utf8_lossy(&file.data);
+    response
+        .content_type("text/html; charset=utf-8")
+        .body(i18n::render_template(&text, lang, here))
 }
 
 /// `GET /static/{path}`
@@ -35,14 +61,37 @@ pub async fn file(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
 
 /// The file at `path` under `static/`, or a 404 problem.
 pub fn page(req: &HttpRequest, path: &str) -> HttpResponse {
-    let Some(file) = Static::get(path) else {
-        return Problem::new(
-            ProblemKind::NotFound,
-            format!("no file {path:?} under /static"),
-        )
-        .response();
+    match Static::get(path) {
+        Some(file) => answer(req, &file),
+        None => missing(path),
+    }
+}
+
+/// The 404 problem of a file `static/` does not have.
+fn missing(path: &str) -> HttpResponse {
+    Problem::new(
+        ProblemKind::NotFound,
+        format!("no file {path:?} under /static"),
+    )
+    .response()
+}
+
+/// The head of a file's answer tagged `tag` (varying by `vary`): `304`
+/// when the client has it (`fresh`), else `200`.
+fn head(fresh: bool, tag: &EntityTag, vary: Option<&'static str>) -> HttpResponseBuilder {
+    let mut response = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
     };
-    answer(req, &file)
+    response
+        .insert_header((header::ETAG, tag.to_string()))
+        .insert_header((header::CACHE_CONTROL, POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    if let Some(vary) = vary {
+        response.insert_header((header::VARY, vary));
+    }
+    response
 }
 
 fn answer(req: &HttpRequest, file: &EmbeddedFile) -> HttpResponse {
@@ -54,15 +103,7 @@ fn answer(req: &HttpRequest, file: &EmbeddedFile) -> HttpResponse {
             .collect::<String>(),
     );
     let fresh = conditional::client_has_in_any_coding(req, &tag);
-    let mut response = if fresh {
-        HttpResponse::NotModified()
-    } else {
-        HttpResponse::Ok()
-    };
-    response
-        .insert_header((header::ETAG, tag.to_string()))
-        .insert_header((header::CACHE_CONTROL, POLICY))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    let mut response = head(fresh, &tag, None);
     if fresh {
         return response.finish();
     }

@@ -17,8 +17,11 @@ use super::state::{Base, Code, Game};
 use super::{conditional, immutable, Rendered};
 use crate::cache::ViewCache;
 use crate::games;
-use crate::matches::{MatchId, MatchStatus, Snapshot};
-use crate::pages::{game_name, headline, player_name, Fact, Link, Page};
+use crate::matches::{MatchId, Secret, Snapshot};
+use crate::pages::i18n::{self, Lang};
+use crate::pages::{
+    game_name, headline_in, player_name, side_name, urlencode, Fact, Invite, Link, Page,
+};
 use crate::problem::ApiError;
 use crate::wire::state::StatusView;
 
@@ -71,6 +74,16 @@ pub struct MatchPageQuery {
     pub invite: Option<String>,
 }
 
+/// Pages speak the reader's language, from the cookie or
+/// `Accept-Language`: caches keep one answer per pair.
+pub const VARY_LANGUAGE: &str = "Accept-Language, Cookie";
+
+fn vary_by_language(mut res: HttpResponse) -> HttpResponse {
+    res.headers_mut()
+        .append(header::VARY, HeaderValue::from_static(VARY_LANGUAGE));
+    res
+}
+
 /// The width in pixels of the PNG that previews show (the page itself
 /// shows the SVG, scaled to fit).
 const PAGE_PICTURE: u32 = 600;
@@ -94,12 +107,13 @@ pub async fn state_page(
 ) -> Result<HttpResponse, ApiError> {
     let pos = games::decode(kind, &code, "code")?;
     let last = super::picture::last_move(kind, query.last.as_deref())?;
+    let lang = Lang::of(&req);
     let suffix = last
         .as_ref()
         .map(|a| format!("?last={a}"))
         .unwrap_or_default();
     let page_url = format!("{}{suffix}", games::page_url(&base, kind, &code));
-    let key = format!("page:{page_url}");
+    let key = format!("page:{}:{page_url}", lang.tag());
     let rendered = match cache.get(&key) {
         Some(hit) => hit,
         None => {
@@ -112,26 +126,40 @@ pub async fn state_page(
             let dimensions =
                 qipan_picture::dimensions(&pos, &options).map_err(super::picture::problem)?;
             let status = status_of(&pos);
+            let words = lang.words();
+            let variant = games::variant(&pos);
             let mut facts = Vec::new();
             if let Some(a) = &last {
                 facts.push(Fact {
-                    label: "Last move",
+                    label: "page.fact.last_move",
                     value: a.to_string(),
                 });
             }
             facts.push(Fact {
-                label: "Variant",
-                value: games::variant(&pos).to_owned(),
+                label: "page.fact.variant",
+                value: words.text(&format!("variant.{variant}")).to_owned(),
             });
-            let headline = headline(&status, pos.to_move(), games::check(&pos), is_solo(kind));
+            let headline = headline_in(
+                lang,
+                &status,
+                pos.to_move(),
+                games::check(&pos),
+                is_solo(kind),
+            );
+            let mut description = vec![headline.clone()];
+            if let Some(a) = &last {
+                description.push(words.format("page.last", &[("move", &a.to_string())]));
+            }
+            let game = game_name(kind, variant, lang);
             let page = Page {
+                lang,
                 url: &page_url,
-                game: game_name(kind, games::variant(&pos)),
-                alt: format!(
-                    "{} board: {headline}",
-                    game_name(kind, games::variant(&pos))
-                ),
+                here: format!("/p/{kind}/{code}{suffix}"),
+                game,
+                alt: words.format("page.alt", &[("game", game), ("headline", &headline)]),
+                description: description.join(words.text("page.sep")),
                 headline,
+                invite: None,
                 facts,
                 svg: format!("{json}/picture.svg{suffix}"),
                 png: format!(
@@ -141,15 +169,15 @@ pub async fn state_page(
                 dimensions,
                 links: vec![
                     Link {
-                        text: "Play on from here",
+                        text: "page.link.play_on",
                         href: format!("/play/{kind}/{code}"),
                     },
                     Link {
-                        text: "JSON",
+                        text: "page.link.json",
                         href: json.clone(),
                     },
                     Link {
-                        text: "Picture (PNG)",
+                        text: "page.link.png",
                         href: format!("{json}/picture.png{suffix}"),
                     },
                 ],
@@ -160,10 +188,11 @@ pub async fn state_page(
             rendered
         }
     };
-    Ok(immutable(&req, rendered))
+    Ok(vary_by_language(immutable(&req, rendered)))
 }
 
-/// `GET /m/{id}`
+/// `GET /m/{id}`: the match, and the page every invite link lands on
+/// (the API's `invites[].url` and the playground's), with Join first.
 pub async fn match_page(
     Service(s): Service,
     Id(id): Id,
@@ -173,25 +202,63 @@ pub async fn match_page(
 ) -> Result<HttpResponse, ApiError> {
     let snapshot = s.runner().run(async move { s.snapshot(id).await }).await?;
     let invite = query.invite.as_deref().filter(|i| !i.is_empty());
-    let page_url = format!("{base}/m/{id}");
+    let lang = Lang::of(&req);
+    let page_url = crate::matches::match_page_url(&base, id);
+    // The version, and a hash of what else the page depends on: the
+    // invite and the language.
+    let depends = format!("{}\n{}", invite.unwrap_or_default(), lang.tag());
     let tag = EntityTag::new_strong(format!(
         "{}-{:016x}",
         snapshot.game.version.get(),
-        xxhash_rust::xxh3::xxh3_64(invite.unwrap_or_default().as_bytes())
+        xxhash_rust::xxh3::xxh3_64(depends.as_bytes()),
     ));
     let policy = HeaderValue::from_static("no-cache");
     if conditional::client_has_in_any_coding(&req, &tag) {
-        return Ok(HttpResponse::NotModified()
+        return Ok(vary_by_language(
+            HttpResponse::NotModified()
+                .insert_header((header::ETAG, tag.to_string()))
+                .insert_header((header::CACHE_CONTROL, policy))
+                .finish(),
+        ));
+    }
+    let html = render_match(&snapshot, id, &base, &page_url, invite, lang)?;
+    Ok(vary_by_language(
+        HttpResponse::Ok()
+            .insert_header((header::CONTENT_TYPE, HTML))
             .insert_header((header::ETAG, tag.to_string()))
             .insert_header((header::CACHE_CONTROL, policy))
-            .finish());
+            .body(html),
+    ))
+}
+
+/// What a match's page says of the invite it was opened with.
+fn invite_of(snapshot: &Snapshot, id: MatchId, invite: &str, lang: Lang) -> Invite {
+    let m = &snapshot.game;
+    let presented = Secret::presented(invite);
+    // Every seat is compared, so the time taken does not tell which.
+    let mut found = None;
+    for s in &snapshot.seats {
+        if s.invite.as_ref().is_some_and(|h| presented.matches(h)) {
+            found = Some(s);
+        }
     }
-    let html = render_match(&snapshot, id, &base, &page_url, invite)?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, HTML))
-        .insert_header((header::ETAG, tag.to_string()))
-        .insert_header((header::CACHE_CONTROL, policy))
-        .body(html))
+    let open = snapshot.seats.iter().any(|s| s.token.is_none());
+    match found {
+        _ if !m.status.is_ongoing() => Invite::Over,
+        Some(seat) if seat.token.is_none() => Invite::Open {
+            from: snapshot
+                .seats
+                .iter()
+                .find(|s| s.token.is_some())
+                .and_then(|s| s.name.as_ref())
+                .map(|n| n.as_str().to_owned()),
+            side: side_name(seat.seat.as_str(), lang),
+            play: format!("/play/matches/{id}"),
+            invite: invite.to_owned(),
+        },
+        _ if !open => Invite::Taken,
+        _ => Invite::Invalid,
+    }
 }
 
 fn render_match(
@@ -200,9 +267,11 @@ fn render_match(
     base: &str,
     page_url: &str,
     invite: Option<&str>,
+    lang: Lang,
 ) -> Result<String, ApiError> {
     let m = &snapshot.game;
     let kind = m.game;
+    let words = lang.words();
     let variant = games::variant(&m.position);
     let json = format!("{base}/v1/matches/{id}");
     let last = snapshot
@@ -215,74 +284,97 @@ fn render_match(
         ..qipan_picture::Options::default()
     };
     let status: StatusView = m.status.into();
-    let headline = match m.status {
-        MatchStatus::Ongoing => headline(
-            &status,
-            m.to_move(),
-            games::check(&m.position),
-            is_solo(kind),
-        ),
-        _ => headline(&status, m.to_move(), false, is_solo(kind)),
-    };
+    let check = m.status.is_ongoing() && games::check(&m.position);
+    let headline = headline_in(lang, &status, m.to_move(), check, is_solo(kind));
+    let mode = words.text(&format!("mode.{}", m.mode.as_str()));
+    let variant_name = words.text(&format!("variant.{variant}"));
+    let ply = m.ply.to_string();
     let mut facts = vec![Fact {
-        label: "Match",
-        value: format!("{} · {variant} · move {}", m.mode.as_str(), m.ply),
+        label: "page.fact.match",
+        value: words.format(
+            "page.match_kind",
+            &[("mode", mode), ("variant", variant_name), ("ply", &ply)],
+        ),
     }];
     if let Some(clock) = &m.clock {
         facts.push(Fact {
-            label: "Clock",
+            label: "page.fact.clock",
             value: clock.control.to_string(),
         });
     }
-    if let Some(mv) = &snapshot.last {
+    // The last move as players write it: 炮二平五 for xiangqi.
+    let last_text = snapshot.last.as_ref().map(|mv| {
+        crate::matches::move_names(kind, mv)
+            .map_or_else(|| mv.action.clone(), |n| n.chinese.to_string())
+    });
+    if let (Some(mv), Some(text)) = (&snapshot.last, &last_text) {
         facts.push(Fact {
-            label: "Last move",
-            value: format!("{} by {}", mv.action, player_name(mv.side)),
+            label: "page.fact.last_move",
+            value: words.format(
+                "page.last_by",
+                &[("move", text), ("side", &player_name(mv.side, lang))],
+            ),
         });
     }
     for seat in &snapshot.seats {
         let state = match (seat.token.is_some(), seat.online) {
-            (true, true) => "online",
-            (true, false) => "joined, offline",
-            (false, _) => "open",
+            (true, true) => words.text("page.seat.online"),
+            (true, false) => words.text("page.seat.offline"),
+            (false, _) => words.text("page.seat.open"),
         };
-        let who = match &seat.name {
-            Some(name) => format!("{} ({name})", seat.seat.as_str()),
-            None => seat.seat.as_str().to_owned(),
+        let side = side_name(seat.seat.as_str(), lang);
+        let value = match &seat.name {
+            Some(name) => words.format(
+                "page.seat.named",
+                &[("side", &side), ("name", name.as_str()), ("state", state)],
+            ),
+            None => words.format("page.seat.plain", &[("side", &side), ("state", state)]),
         };
         facts.push(Fact {
-            label: "Seat",
-            value: format!("{who}: {state}"),
+            label: "page.fact.seat",
+            value,
         });
     }
-    let open_seat = snapshot.seats.iter().any(|s| s.token.is_none());
-    let play = format!("/play/matches/{id}");
-    let mut links = Vec::new();
-    match invite {
-        Some(invite) if open_seat && m.status.is_ongoing() => links.push(Link {
-            text: "Join this match",
-            // The playground joins on arrival (`join=1`): this is the click.
-            href: format!("{play}?invite={}&join=1", urlencode(invite)),
-        }),
-        _ => links.push(Link {
-            text: "Open in the playground",
-            href: play,
-        }),
+    let mut description = vec![headline.clone()];
+    if m.status.is_ongoing() && m.ply > 0 {
+        description.push(match kind {
+            // A xiangqi round is a move of each side, red first.
+            GameKind::Xiangqi => words.format("page.round", &[("n", &(m.ply / 2 + 1).to_string())]),
+            _ => words.format("page.ply", &[("n", &ply)]),
+        });
     }
-    links.push(Link {
-        text: "JSON",
-        href: json.clone(),
-    });
-    links.push(Link {
-        text: "Picture (PNG)",
-        href: format!("{json}/picture.png"),
-    });
-    let game = game_name(kind, variant);
+    if let Some(text) = &last_text {
+        description.push(words.format("page.last", &[("move", text)]));
+    }
+    let invite = invite.map(|i| invite_of(snapshot, id, i, lang));
+    let links = vec![
+        Link {
+            text: "page.link.open",
+            href: format!("/play/matches/{id}"),
+        },
+        Link {
+            text: "page.link.json",
+            href: json.clone(),
+        },
+        Link {
+            text: "page.link.png",
+            href: format!("{json}/picture.png"),
+        },
+    ];
+    let game = game_name(kind, variant, lang);
+    let here = match &invite {
+        Some(Invite::Open { invite, .. }) => format!("/m/{id}?invite={}", urlencode(invite)),
+        _ => format!("/m/{id}"),
+    };
     Ok(Page {
+        lang,
         url: page_url,
+        here,
         game,
-        alt: format!("{game} board: {headline}"),
+        alt: words.format("page.alt", &[("game", game), ("headline", &headline)]),
+        description: description.join(words.text("page.sep")),
         headline,
+        invite,
         facts,
         svg: format!("{json}/picture.svg?v={}", m.version.get()),
         png: format!(
@@ -298,20 +390,6 @@ fn render_match(
         code: None,
     }
     .render())
-}
-
-/// Percent-encodes a query value (invites are URL-safe base64 already;
-/// anything else a client put there is kept intact but harmless).
-fn urlencode(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for b in value.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// `GET /v1/matches/{id}/join?invite=…`: an invite link opened in a
@@ -332,7 +410,38 @@ pub async fn invite_link(
 }
 
 /// `GET /docs`: the API reference, `openapi.yaml` rendered by the vendored
-/// Swagger UI.
+/// Swagger UI, under the page's own words in the reader's language.
 pub async fn docs(req: HttpRequest) -> HttpResponse {
-    super::assets::page(&req, "docs/index.html")
+    super::assets::template(&req, "docs/index.html")
+}
+
+/// Query of `GET /lang/{tag}`: where to go back to.
+#[derive(Debug, Default, Deserialize)]
+pub struct LangQuery {
+    /// A path of this service.
+    pub to: Option<String>,
+}
+
+/// `GET /lang/{tag}`: the language links of every page. Keeps the choice
+/// in a cookie for a year (the server reads it on every page, the
+/// playground's script too), then goes back where the reader was.
+pub async fn choose_language(
+    tag: web::Path<String>,
+    query: web::Query<LangQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let to = i18n::safe_return(query.to.as_deref()).to_owned();
+    let mut res = HttpResponse::SeeOther();
+    res.insert_header((header::LOCATION, to))
+        .insert_header((header::CACHE_CONTROL, "no-store"));
+    if let Some(lang) = Lang::from_tag(&tag) {
+        res.insert_header((
+            header::SET_COOKIE,
+            format!(
+                "{}={}; Path=/; Max-Age=31536000; SameSite=Lax",
+                i18n::COOKIE,
+                lang.tag()
+            ),
+        ));
+    }
+    Ok(res.finish())
 }

@@ -950,6 +950,27 @@ pub async fn oldest_kept(conn: &mut AnyConnection, m: &Match) -> Result<i64, Sto
     Ok(first.map_or(m.ply, |p| p - 1))
 }
 
+/// When `seat` of a match last went offline, if it ever did.
+///
+/// # Errors
+///
+/// [`StorageError`], `Corrupt` for a time out of range.
+pub async fn left_at(
+    conn: &mut AnyConnection,
+    id: MatchId,
+    seat: Seat,
+) -> Result<Option<Timestamp>, StorageError> {
+    let ms: Option<i64> =
+        sqlx::query_scalar("SELECT left_at FROM seats WHERE match_id = $1 AND seat = $2")
+            .bind(id.to_string())
+            .bind(seat.as_str())
+            .fetch_optional(&mut *conn)
+            .await?
+            .flatten();
+    ms.map(|ms| Timestamp::from_millis(ms).ok_or_else(|| corrupt("left_at", ms)))
+        .transpose()
+}
+
 /// A match and its seats, in one query.
 ///
 /// # Errors

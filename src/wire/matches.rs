@@ -258,6 +258,13 @@ pub struct MatchView<'a> {
     pub parent: Option<ParentView>,
     /// The kept history.
     pub history_url: String,
+    /// Its page for people (`/m/{id}`): the board, the seats, an invite's
+    /// Join.
+    pub page: String,
+    /// Its live events as Server-Sent Events.
+    pub events_url: String,
+    /// Its WebSocket (`ws:` or `wss:`, as the base's scheme).
+    pub ws_url: String,
     /// When it was created (RFC 3339).
     pub created_at: String,
     /// When it last changed (RFC 3339).
@@ -286,6 +293,12 @@ pub struct MoveView<'a> {
     pub side: &'static str,
     /// The action, in the game's canonical notation.
     pub action: &'a str,
+    /// Xiangqi: the move in WXF notation (`C2.5`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wxf: Option<String>,
+    /// Xiangqi: the move in Chinese notation (`炮二平五`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chinese: Option<String>,
     /// The code after it.
     pub code: &'a str,
     /// When (RFC 3339).

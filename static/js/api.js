@@ -1,6 +1,7 @@
 // The HTTP client of the playground: every call the page makes to qipan's
 // public API goes through here. Refusals become ApiError carrying the
-// RFC 9457 problem, whose `detail` the page shows as it is.
+// RFC 9457 problem; the page says it in its own words from the problem's
+// `type` (i18n.js), with the English `detail` second.
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -67,6 +68,7 @@ export const api = {
   match: (id) => get(`/v1/matches/${enc(id)}`, { fresh: true }),
   history: (id) => get(`/v1/matches/${enc(id)}/history`, { fresh: true }),
   join: (id, invite, name) => post(`/v1/matches/${enc(id)}/join`, name ? { invite, name } : { invite }),
+  reinvite: (id, token) => post(`/v1/matches/${enc(id)}/invite`, undefined, { token }),
   declineInvite: (id, invite, reason) => post(`/v1/matches/${enc(id)}/invite/decline`, { invite, reason }),
   matchPlay: (id, token, actions, version) => post(`/v1/matches/${enc(id)}/play`, { actions }, { token, version }),
   undo: (id, token) => post(`/v1/matches/${enc(id)}/undo`, undefined, { token }),

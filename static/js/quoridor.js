@@ -1,8 +1,12 @@
 // Quoridor: 9×9 squares with grooves between them. Click a highlighted square
 // to move the pawn; hover a groove to preview a wall, click to place it.
-// Only walls listed in legal_actions are placed.
+// By touch, the Wall button turns taps into walls: a tap anywhere picks the
+// nearest groove crossing (a target one square wide, 40 px on a phone) and
+// previews the wall there, a second tap on it (or Place) places it, Turn
+// turns it. Only walls listed in legal_actions are placed.
 
-import { s, PointGrid, hasFocus } from './dom.js';
+import { s, h, PointGrid, hasFocus } from './dom.js';
+import { t } from './i18n.js';
 
 const FILES = 'abcdefghi';
 const C = 48;
@@ -27,6 +31,8 @@ export function mount(host, ctx) {
   let orient = 'h';
   let svg = null;
   let previewEl = null;
+  // 'move' (taps move the pawn) or 'wall' (taps choose a wall).
+  let mode = 'move';
   const grid = new PointGrid(9, 9, (c, r) => {
     const sq = `${FILES[c]}${9 - r}`;
     if (preview && preview.keyboard) return placeWall(preview.wall);
@@ -40,18 +46,19 @@ export function mount(host, ctx) {
   function moveTo(sq) {
     const why = ctx.cannotMove(view);
     if (why) return ctx.say(why, 'error');
-    if (legalMoves().has(sq)) return ctx.play([sq], { label: `pawn to ${sq}` });
-    if (view.pawns[mover()] === sq) return ctx.say(`Player ${view.to_move}'s pawn is on ${sq}; pick a highlighted square.`);
-    ctx.say(`Player ${view.to_move}'s pawn cannot move to ${sq}.`, 'error');
+    if (legalMoves().has(sq)) return ctx.play([sq], { label: sq });
+    if (view.pawns[mover()] === sq) return ctx.say(t('qd.own_square', { n: view.to_move, sq }));
+    ctx.say(t('qd.cannot_move', { n: view.to_move, sq }), 'error');
   }
 
   function placeWall(w) {
     const why = ctx.cannotMove(view);
     if (why) return ctx.say(why, 'error');
-    if (view.walls_left[mover()] === 0) return ctx.say(`Player ${view.to_move} has no walls left.`, 'error');
-    if (!legalWalls().has(w)) return ctx.say(`A wall at ${w} is not allowed here (it overlaps, crosses, or cuts a pawn off).`, 'error');
+    if (view.walls_left[mover()] === 0) return ctx.say(t('qd.no_walls', { n: view.to_move }), 'error');
+    if (!legalWalls().has(w)) return ctx.say(t('qd.wall_refused', { wall: w }), 'error');
     setPreview(null);
-    ctx.play([w], { label: `wall ${w}` });
+    mode = 'move';
+    ctx.play([w], { label: w });
   }
 
   function setPreview(p) {
@@ -90,6 +97,45 @@ export function mount(host, ctx) {
     return w;
   }
 
+  // The wall at the groove crossing nearest a point, in the chosen
+  // orientation: every point of the board is near one of the 8×8.
+  function anchorAt(x, y) {
+    const clamp = (n, lo, hi) => Math.min(hi, Math.max(lo, n));
+    const f = clamp(Math.round((x - M - C - G / 2) / STEP), 0, 7);
+    const k = clamp(9 - Math.round((y - M + G / 2) / STEP), 1, 8);
+    return `${FILES[f]}${k}${orient}`;
+  }
+
+  // The row under the board: Move or Wall, and, choosing a wall, Turn and
+  // Place.
+  function controls() {
+    if (!view || view.status.state !== 'ongoing') return ctx.controls();
+    const walling = mode === 'wall';
+    const left = view.walls_left[mover()];
+    const button = (id, text, onclick, attrs = {}) => h('button', { type: 'button', id, onclick, ...attrs }, text);
+    const setMode = (m) => {
+      mode = m;
+      setPreview(null);
+      controls();
+      ctx.say(m === 'wall' ? t('qd.wall_mode') : '');
+    };
+    const turn = () => {
+      orient = orient === 'h' ? 'v' : 'h';
+      if (preview) {
+        setPreview({ wall: preview.wall.slice(0, 2) + orient, tapped: true });
+        ctx.say(t(legalWalls().has(preview.wall) ? 'qd.wall_preview' : 'qd.wall_preview_refused', { wall: preview.wall }));
+      }
+      controls();
+    };
+    ctx.controls(
+      h('div', { class: 'segmented', role: 'group', 'aria-label': t('qd.mode') },
+        button('mode-move-btn', t('qd.mode_move'), () => setMode('move'), { 'aria-pressed': String(!walling) }),
+        button('mode-wall-btn', t('qd.mode_wall', { n: left }), () => setMode('wall'), { 'aria-pressed': String(walling), disabled: left === 0 })),
+      walling ? button('turn-btn', orient === 'h' ? t('qd.turn_h') : t('qd.turn_v'), turn) : null,
+      walling && preview ? button('place-wall-btn', t('qd.place', { wall: preview.wall }), () => placeWall(preview.wall), { class: 'primary' }) : null,
+    );
+  }
+
   function svgPoint(e) {
     const pt = svg.createSVGPoint();
     pt.x = e.clientX;
@@ -103,7 +149,7 @@ export function mount(host, ctx) {
     const W = 9 * STEP - G + 2 * M;
     svg = s('svg', {
       viewBox: `0 0 ${W} ${W}`, width: W, height: W, class: 'quoridor',
-      role: 'group', 'aria-label': `Quoridor board, player ${view.to_move} to move`,
+      role: 'group', 'aria-label': t('qd.board', { n: view.to_move }),
     }, host);
     s('rect', { x: 2, y: 2, width: W - 4, height: W - 4, rx: 12, fill: '#5b4630' }, svg);
     const moves = legalMoves();
@@ -115,12 +161,12 @@ export function mount(host, ctx) {
         const pawn = view.pawns.indexOf(sq);
         const legal = moves.has(sq);
         let label = sq;
-        if (pawn >= 0) label += `, player ${pawn + 1}'s pawn`;
-        if (legal) label += ', legal move';
+        if (pawn >= 0) label += `, ${t('qd.pawn_of', { n: pawn + 1 })}`;
+        if (legal) label += `, ${t('pt.legal')}`;
         const g = s('g', {
           class: 'pt', role: 'button', 'data-square': sq, 'aria-label': label,
           transform: `translate(${cellX(f)} ${cellY(rank)})`, style: legal ? 'cursor:pointer' : '',
-          onclick: () => moveTo(sq),
+          onclick: () => { if (mode === 'move') moveTo(sq); },
         }, cells);
         grid.add(f, r, g);
         const goal = rank === 9 ? '#f3e1d2' : rank === 1 ? '#dbe6f2' : '#efe4cf';
@@ -136,11 +182,12 @@ export function mount(host, ctx) {
     const labels = s('g', { fill: '#e9dcc4', 'font-size': 11, 'text-anchor': 'middle', 'aria-hidden': 'true' }, svg);
     for (let f = 0; f < 9; f++) s('text', { x: cellX(f) + C / 2, y: W - 10, text: FILES[f] }, labels);
     for (let k = 1; k <= 9; k++) s('text', { x: 14, y: cellY(k) + C / 2 + 4, text: String(k) }, labels);
-    const walls = s('g', { 'aria-label': `walls: ${view.walls.join(', ') || 'none'}`, role: 'img' }, svg);
+    const walls = s('g', { 'aria-label': t('qd.walls', { walls: view.walls.join(', ') || t('fact.none') }), role: 'img' }, svg);
     for (const w of view.walls) s('rect', { ...wallRect(w), rx: 3, fill: '#e8b04b', class: 'wall', 'data-wall': w }, walls);
     previewEl = s('rect', { rx: 3, visibility: 'hidden', class: 'wall-preview', 'pointer-events': 'none' }, svg);
 
     svg.addEventListener('pointermove', (e) => {
+      if (mode === 'wall' || e.pointerType !== 'mouse') return;
       const p = svgPoint(e);
       const w = wallAt(p.x, p.y);
       if (w !== (preview && preview.wall)) setPreview(w ? { wall: w } : null);
@@ -149,13 +196,21 @@ export function mount(host, ctx) {
     svg.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse') setPreview(null); });
     svg.addEventListener('click', (e) => {
       const p = svgPoint(e);
+      if (mode === 'wall') {
+        e.stopPropagation();
+        const w = anchorAt(p.x, p.y);
+        if (preview && preview.wall === w && preview.tapped) return placeWall(w);
+        setPreview({ wall: w, tapped: true });
+        controls();
+        return ctx.say(t(legalWalls().has(w) ? 'qd.wall_preview' : 'qd.wall_preview_refused', { wall: w }));
+      }
       const w = wallAt(p.x, p.y);
       if (!w) return;
       e.stopPropagation();
       // With a mouse the preview already shows; a touch needs a second tap.
       if (e.pointerType && e.pointerType !== 'mouse' && !(preview && preview.wall === w && preview.tapped)) {
         setPreview({ wall: w, tapped: true });
-        return ctx.say(`Wall ${w}: tap again to place it.`);
+        return ctx.say(t('qd.wall_preview', { wall: w }));
       }
       placeWall(w);
     });
@@ -163,7 +218,7 @@ export function mount(host, ctx) {
   }
 
   return {
-    hint: 'Click a highlighted square to move. Hover the grooves to preview a wall and click to place it (R turns a wall at a crossing). Keyboard: arrows pick a square, Enter moves; H or V previews the wall at that square, Enter places it, Esc cancels.',
+    hint: t('qd.hint'),
     key(e) {
       if (!hasFocus(host)) {
         if ((e.key === 'r' || e.key === 'R') && preview) {
@@ -180,7 +235,7 @@ export function mount(host, ctx) {
         const o = e.key === 'h' || e.key === 'v' ? e.key : (preview && preview.wall[2] === 'h' ? 'v' : 'h');
         const w = `${sq}${o}`;
         setPreview({ wall: w, keyboard: true });
-        ctx.say(`Wall ${w}${legalWalls().has(w) ? '' : ' (not allowed)'}: Enter places it, Esc cancels.`);
+        ctx.say(t(legalWalls().has(w) ? 'qd.wall_key' : 'qd.wall_key_refused', { wall: w }));
         return true;
       }
       if (e.key === 'Escape' && preview) {
@@ -194,7 +249,11 @@ export function mount(host, ctx) {
       view = v;
       preview = null;
       draw();
+      controls();
     },
-    destroy() { host.replaceChildren(); },
+    destroy() {
+      ctx.controls();
+      host.replaceChildren();
+    },
   };
 }

@@ -1,8 +1,11 @@
 // Tetris: the well as SVG with the ghost piece, hold and next queue; the
 // keyboard plays the API's inputs, and a timer sends `tick` (gravity).
 // `?gravity=<ms>` sets the gravity period at level 1 (0 pauses it).
+// By touch: drag sideways to move a column per column dragged, tap to turn,
+// swipe down to drop, swipe up to hold; or the buttons under the well.
 
 import { s, h } from './dom.js';
+import { t } from './i18n.js';
 
 const CELL = 26;
 const COLORS = {
@@ -41,14 +44,46 @@ function mini(kind, label) {
 export function mount(host, ctx) {
   let view = null;
   let timer = null;
-  const well = h('div', { class: 'well', tabindex: '0', role: 'application', 'aria-label': 'Tetris well. Arrows move, Down drops softly, Space drops hard, Up or X turns clockwise, Z counter-clockwise, C or Shift holds.' });
+  const well = h('div', { class: 'well', tabindex: '0', role: 'application', 'aria-label': t('tt.well') });
   const holdBox = h('div', {});
   const nextBox = h('div', {});
-  const side = h('div', { class: 'side-box' }, h('div', {}, 'Hold'), holdBox, h('div', {}, 'Next'), nextBox);
-  const pad = h('div', { class: 'tetris-pad', role: 'group', 'aria-label': 'Tetris controls' },
-    ...[['left', '←'], ['cw', '↻'], ['ccw', '↺'], ['right', '→'], ['soft', '↓'], ['hard', '⤓'], ['hold', 'hold']].map(([a, t]) =>
-      h('button', { type: 'button', 'aria-label': a, title: a, onclick: () => input(a) }, t)));
+  const side = h('div', { class: 'side-box' }, h('div', {}, t('tt.hold')), holdBox, h('div', {}, t('tt.next')), nextBox);
+  const pad = h('div', { class: 'tetris-pad', role: 'group', 'aria-label': t('tt.controls') },
+    ...[['left', '←'], ['cw', '↻'], ['ccw', '↺'], ['right', '→'], ['soft', '↓'], ['hard', '⤓'], ['hold', t('tt.hold')]].map(([a, text]) =>
+      h('button', { type: 'button', 'aria-label': t(`tt.${a}`), title: t(`tt.${a}`), 'data-input': a, onclick: () => input(a) }, text)));
   host.replaceChildren(h('div', {}, h('div', { class: 'tetris' }, well, side), pad));
+
+  // Gestures on the well: a column's width dragged sideways is a move that
+  // way (as many as dragged), a tap turns, a swipe down drops, up holds.
+  let touch = null;
+  well.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse') return;
+    const column = well.getBoundingClientRect().width / 10;
+    touch = { id: e.pointerId, x: e.clientX, y: e.clientY, x0: e.clientX, at: Date.now(), column, moved: false };
+    well.setPointerCapture?.(e.pointerId);
+  });
+  well.addEventListener('pointermove', (e) => {
+    if (!touch || touch.id !== e.pointerId) return;
+    const dx = e.clientX - touch.x;
+    if (Math.abs(e.clientY - touch.y) > Math.abs(e.clientX - touch.x0) + touch.column) return;
+    while (Math.abs(e.clientX - touch.x) >= touch.column) {
+      const step = dx > 0 ? touch.column : -touch.column;
+      touch.x += step;
+      touch.moved = true;
+      input(step > 0 ? 'right' : 'left');
+    }
+  });
+  well.addEventListener('pointerup', (e) => {
+    if (!touch || touch.id !== e.pointerId) return;
+    const dx = e.clientX - touch.x0;
+    const dy = e.clientY - touch.y;
+    const { moved, column } = touch;
+    touch = null;
+    if (moved) return;
+    if (Math.abs(dy) > 2 * column && Math.abs(dy) > Math.abs(dx)) input(dy > 0 ? 'hard' : 'hold');
+    else if (Math.abs(dx) < column / 2 && Math.abs(dy) < column / 2) input('cw');
+  });
+  well.addEventListener('pointercancel', () => { touch = null; });
 
   function input(action, quiet = false) {
     const why = ctx.cannotMove(view);
@@ -101,17 +136,17 @@ export function mount(host, ctx) {
     }));
     if (view.status.state === 'over') {
       s('rect', { y: H / 2 - 30, width: W, height: 60, fill: '#000a' }, g);
-      s('text', { x: W / 2, y: H / 2 + 8, 'text-anchor': 'middle', fill: '#fff', 'font-size': 24, text: 'Game over' }, g);
+      s('text', { x: W / 2, y: H / 2 + 8, 'text-anchor': 'middle', fill: '#fff', 'font-size': 24, text: t('status.over') }, g);
     }
     well.replaceChildren(svg);
-    well.setAttribute('aria-label', `Tetris well: ${view.piece ? `${view.piece.kind} piece falling` : 'game over'}, score ${view.score}, lines ${view.lines}. Arrows move, Down soft drop, Space hard drop, Up or X rotate clockwise, Z counter-clockwise, C or Shift hold.`);
-    holdBox.replaceChildren(mini(view.hold, view.hold ? `held piece ${view.hold}${view.can_hold ? '' : ' (used)'}` : 'no held piece'));
+    well.setAttribute('aria-label', t('tt.well_state', { piece: view.piece ? view.piece.kind : '—', score: view.score, lines: view.lines }));
+    holdBox.replaceChildren(mini(view.hold, view.hold ? t(view.can_hold ? 'tt.held' : 'tt.held_used', { kind: view.hold }) : t('tt.no_hold')));
     holdBox.style.opacity = view.can_hold ? '1' : '.5';
-    nextBox.replaceChildren(...view.queue.slice(0, 5).map((k, i) => mini(k, i === 0 ? `next piece ${k}` : `then ${k}`)));
+    nextBox.replaceChildren(...view.queue.slice(0, 5).map((k, i) => mini(k, t(i === 0 ? 'tt.next_piece' : 'tt.then', { kind: k }))));
   }
 
   return {
-    hint: '← → move · ↓ soft drop · Space hard drop · ↑ or X rotate · Z rotate back · C or Shift hold.',
+    get hint() { return t('tt.hint'); },
     key(e) {
       const action = KEYS[e.key];
       if (!action) return false;

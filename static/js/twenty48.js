@@ -1,6 +1,7 @@
 // 2048: a 4×4 grid of tiles; arrow keys or WASD, swipes, or the arrow pad.
 
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const KEYS = {
   ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
@@ -28,10 +29,10 @@ export function mount(host, ctx) {
     if (why) return ctx.say(why, 'error');
     // Legality is checked when the move is sent, against the position it
     // is sent from (keys pressed quickly queue up).
-    ctx.play([dir], { label: dir, illegal: `Nothing moves ${dir}.` });
+    ctx.play([dir], { label: dir, illegal: t('t48.nothing_moves', { dir: t(`t48.${dir}`) }) });
   }
 
-  const board = h('div', { class: 't48', role: 'grid', 'aria-label': '2048 board', tabindex: '0' });
+  const board = h('div', { class: 't48', role: 'grid', 'aria-label': t('t48.board'), tabindex: '0' });
   board.addEventListener('pointerdown', (e) => {
     start = { x: e.clientX, y: e.clientY, id: e.pointerId };
   });
@@ -44,9 +45,9 @@ export function mount(host, ctx) {
     move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : (dy > 0 ? 'down' : 'up'));
   });
   board.addEventListener('pointercancel', () => { start = null; });
-  const pad = h('div', { class: 't48-pad', role: 'group', 'aria-label': 'Slide the tiles' },
+  const pad = h('div', { class: 't48-pad', role: 'group', 'aria-label': t('t48.pad') },
     ...['up', 'left', 'down', 'right'].map((d) =>
-      h('button', { type: 'button', class: d, 'aria-label': `slide ${d}`, title: `slide ${d}`, onclick: () => move(d) }, ARROWS[d])));
+      h('button', { type: 'button', class: d, 'aria-label': t('t48.slide', { dir: t(`t48.${d}`) }), title: t('t48.slide', { dir: t(`t48.${d}`) }), onclick: () => move(d) }, ARROWS[d])));
   const wrap = h('div', { class: 't48-wrap' }, board, pad);
   host.replaceChildren(wrap);
 
@@ -61,7 +62,7 @@ export function mount(host, ctx) {
         const size = v >= 1024 ? 'font-size:clamp(.9rem,4.5vw,1.5rem);' : '';
         tr.appendChild(h('div', {
           class: `tile${spawned ? ' spawned' : ''}`, role: 'gridcell',
-          'aria-label': v ? `row ${r + 1} column ${c + 1}: ${v}${spawned ? ', new' : ''}` : `row ${r + 1} column ${c + 1}: empty`,
+          'aria-label': t(v ? (spawned ? 't48.tile_new' : 't48.tile') : 't48.tile_empty', { row: r + 1, col: c + 1, v }),
           'data-value': v, style: `background:${bg};color:${fg};${size}`,
         }, v ? String(v) : ''));
       });
@@ -70,7 +71,7 @@ export function mount(host, ctx) {
   }
 
   return {
-    hint: 'Arrow keys or W A S D, swipe on the board, or use the arrow pad.',
+    get hint() { return t('t48.hint'); },
     key(e) {
       const dir = KEYS[e.key];
       if (!dir) return false;

@@ -1,18 +1,18 @@
-// Xiangqi: the board as SVG, pieces with Chinese glyphs and English names,
-// select a piece then a highlighted point (targets come from legal_actions).
+// Xiangqi: the board as SVG, pieces in the chosen style (simplified 车马炮
+// or traditional 俥傌砲, the same as the move list), select a piece then a
+// highlighted point (targets come from legal_actions).
 
 import { s, PointGrid, hasFocus } from './dom.js';
+import { t } from './i18n.js';
+import { glyph, chineseStyled } from './notation.js';
 
 const FILES = 'abcdefghi';
-const GLYPHS = {
-  red: { general: '帥', advisor: '仕', elephant: '相', horse: '傌', chariot: '俥', cannon: '炮', soldier: '兵' },
-  black: { general: '將', advisor: '士', elephant: '象', horse: '馬', chariot: '車', cannon: '砲', soldier: '卒' },
-};
 const S = 56;
 const M = 50;
 
+// A piece as labels name it: `red cannon 炮` in English, `红炮` in Chinese.
 export function pieceName(p) {
-  return `${p.side} ${p.role} ${GLYPHS[p.side][p.role]}`;
+  return t('xq.piece', { side: t(`xq.side.${p.side}`), role: t(`role.${p.role}`), glyph: glyph(p.side, p.role) });
 }
 
 // board[row][file], row 0 at black's back rank (rank 9).
@@ -47,17 +47,17 @@ export function mount(host, ctx) {
       const mv = view.legal_actions.find((a) => a.from === selected && a.to === sq);
       if (mv) {
         selected = null;
-        ctx.play([mv.action], { label: `${mv.action} · ${mv.chinese} · ${mv.wxf}` });
+        ctx.play([mv.action], { label: chineseStyled(mv.chinese, view.to_move) });
         return;
       }
       if (piece && piece.side === view.to_move) return select(sq);
       const mover = pieceAt(selected);
-      ctx.say(`${selected}${sq} is not a legal move: the ${mover.side} ${mover.role} on ${selected} cannot go to ${sq}.`, 'error');
+      ctx.say(t('xq.illegal', { move: `${selected}${sq}`, piece: pieceName(mover), from: selected, to: sq }), 'error');
       return;
     }
-    if (!piece) return ctx.say(`${sq} is empty: pick a ${view.to_move} piece first.`, 'error');
+    if (!piece) return ctx.say(t('xq.empty', { sq, side: t(`side.${view.to_move}`) }), 'error');
     if (piece.side !== view.to_move) {
-      return ctx.say(`It is ${view.to_move}'s move; the ${piece.side} ${piece.role} on ${sq} cannot move now.`, 'error');
+      return ctx.say(t('xq.not_their_turn', { side: t(`side.${view.to_move}`), piece: pieceName(piece), sq }), 'error');
     }
     select(sq);
   }
@@ -68,11 +68,11 @@ export function mount(host, ctx) {
     if (!moves.length) {
       selected = null;
       draw();
-      return ctx.say(`The ${p.side} ${p.role} on ${sq} has no legal move.`, 'error');
+      return ctx.say(t('xq.no_moves', { piece: pieceName(p), sq }), 'error');
     }
     selected = sq;
     draw();
-    ctx.say(`${pieceName(p)} on ${sq} selected: ${moves.length} move${moves.length > 1 ? 's' : ''} (${moves.map((m) => m.to).join(' ')}).`);
+    ctx.say(t('xq.selected', { piece: pieceName(p), sq, n: moves.length, moves: moves.map((m) => chineseStyled(m.chinese, view.to_move)).join(' ') }));
   }
 
   function draw() {
@@ -82,7 +82,7 @@ export function mount(host, ctx) {
     const H = 9 * S + 2 * M;
     const svg = s('svg', {
       viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'xiangqi',
-      role: 'group', 'aria-label': `Xiangqi board, ${view.to_move} to move`,
+      role: 'group', 'aria-label': t('xq.board', { side: t(`side.${view.to_move}`) }),
     }, host);
     s('rect', { x: 4, y: 4, width: W - 8, height: H - 8, rx: 12, fill: 'var(--wood)' }, svg);
     const lines = s('g', { stroke: 'var(--wood-line)', 'stroke-width': 1.4, fill: 'none' }, svg);
@@ -127,10 +127,10 @@ export function mount(host, ctx) {
         const x = px(c);
         const y = px(r);
         const target = targets.get(sq);
-        let label = p ? `${sq}, ${pieceName(p)}` : `${sq}, empty`;
-        if (sq === selected) label += ', selected';
-        if (target) label += target.capture ? `, capture ${target.capture}` : ', legal move';
-        if (sq === checked) label += ', in check';
+        let label = p ? `${sq}, ${pieceName(p)}` : `${sq}, ${t('pt.empty')}`;
+        if (sq === selected) label += `, ${t('pt.selected')}`;
+        if (target) label += target.capture ? `, ${t('pt.capture', { role: t(`role.${target.capture}`) })}` : `, ${t('pt.legal')}`;
+        if (sq === checked) label += `, ${t('pt.in_check')}`;
         const g = s('g', {
           class: 'pt', 'data-square': sq, role: 'button', 'aria-label': label,
           transform: `translate(${x} ${y})`, style: 'cursor:pointer',
@@ -148,7 +148,7 @@ export function mount(host, ctx) {
           s('circle', { r: 20, fill: 'none', stroke: color, 'stroke-width': 0.8 }, g);
           s('text', {
             'text-anchor': 'middle', 'dominant-baseline': 'central', y: 1, 'font-size': 25,
-            fill: color, 'font-weight': 600, text: GLYPHS[p.side][p.role], 'aria-hidden': 'true',
+            fill: color, 'font-weight': 600, text: glyph(p.side, p.role), 'aria-hidden': 'true',
           }, g);
         }
         if (sq === checked) s('circle', { r: 27, fill: 'none', stroke: '#d43', 'stroke-width': 3 }, g);
@@ -164,7 +164,7 @@ export function mount(host, ctx) {
   }
 
   return {
-    hint: 'Click a piece, then one of its highlighted points. Keyboard: Tab to the board, arrows to move, Enter to pick.',
+    hint: t('xq.hint'),
     update(v, info = {}) {
       if (!view || v.code !== view.code) selected = null;
       view = v;

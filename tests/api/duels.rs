@@ -161,7 +161,7 @@ async fn names_show_in_views_events_history_and_pages(backend: Backend) {
     let page = app.get(&format!("/m/{id}")).await;
     let html = String::from_utf8_lossy(&page.body);
     assert!(
-        html.contains("red (Léon 林)") && html.contains("black (Wei)"),
+        html.contains("红方（Léon 林）") && html.contains("黑方（Wei）"),
         "{html}"
     );
     // A sync shows the names too.
@@ -587,7 +587,9 @@ async fn a_seat_that_left_can_be_claimed_against(backend: Backend) {
         return;
     };
     let app = spawn_app_with(Settings {
-        abandon_after: Duration::from_millis(700),
+        // Long enough that a loaded machine sees black go offline well
+        // within it.
+        abandon_after: Duration::from_millis(1500),
         ..settings(&db.url)
     })
     .await;
@@ -603,14 +605,23 @@ async fn a_seat_that_left_can_be_claimed_against(backend: Backend) {
         .problem(409, "claim-refused");
     assert_eq!(p["reason"], "own-turn");
     // Too soon, with when it will not be.
-    let p = claim(red.clone(), "win")
-        .await
-        .problem(409, "claim-refused");
-    assert_eq!(
-        (p["reason"].as_str(), p["seat"].as_str()),
-        (Some("too-soon"), Some("black"))
-    );
-    let claimable_at = ms(&p["claimable_at"]);
+    let too_soon = || async {
+        let p = claim(red.clone(), "win")
+            .await
+            .problem(409, "claim-refused");
+        assert_eq!(
+            (p["reason"].as_str(), p["seat"].as_str()),
+            (Some("too-soon"), Some("black"))
+        );
+        ms(&p["claimable_at"])
+    };
+    let past = |moment: i64| {
+        let wait = moment - Timestamp::now().millis() + 50;
+        tokio::time::sleep(Duration::from_millis(
+            u64::try_from(wait.max(0)).expect("positive"),
+        ))
+    };
+    let claimable_at = too_soon().await;
     // Black is online (a stream of theirs is open) past that moment.
     let stream = Stream::at(
         &app,
@@ -619,16 +630,15 @@ async fn a_seat_that_left_can_be_claimed_against(backend: Backend) {
         Some(&black),
     )
     .await;
-    let wait = claimable_at - Timestamp::now().millis() + 50;
-    tokio::time::sleep(Duration::from_millis(
-        u64::try_from(wait.max(0)).expect("positive"),
-    ))
-    .await;
+    past(claimable_at).await;
     let p = claim(red.clone(), "win")
         .await
         .problem(409, "claim-refused");
     assert_eq!(p["reason"], "opponent-online");
-    // Black leaves; once the grace period has passed, red claims the win.
+    // Black leaves after a long think (a phone locked in a pocket): the
+    // absence counts from then, not from red's move, so red must wait the
+    // abandonment time again before claiming the win.
+    let left = Timestamp::now().millis();
     drop(stream);
     let mut version = 0;
     for _ in 0..100 {
@@ -639,6 +649,12 @@ async fn a_seat_that_left_can_be_claimed_against(backend: Backend) {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let again = too_soon().await;
+    assert!(
+        again >= left + 1500,
+        "counted from when black went offline: {again} < {left} + 1500"
+    );
+    past(again).await;
     let mut watch = Stream::open(&app, &id, Some(version)).await;
     let res = claim(red.clone(), "win").await;
     assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
@@ -659,7 +675,7 @@ async fn a_seat_that_left_can_be_claimed_against(backend: Backend) {
     // A draw claimed.
     let (id, first, _, _) = duel(&app, "gomoku", json!({}), json!({})).await;
     played(&app, &id, &first, &["h8"]).await;
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    tokio::time::sleep(Duration::from_millis(1600)).await;
     let res = send(
         &app,
         &id,

@@ -66,6 +66,15 @@ impl TestResponse {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
 
+    /// Every value of a header that may be sent more than once (`Vary`).
+    pub fn header_all(&self, name: &str) -> Vec<&str> {
+        self.headers
+            .get_all(name)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect()
+    }
+
     /// Asserts a problem of the given type and status, and returns its body.
     #[track_caller]
     pub fn problem(&self, status: u16, slug: &str) -> Value {

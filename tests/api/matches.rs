@@ -1128,7 +1128,7 @@ async fn a_restart_loses_nothing(backend: Backend) {
     let after = view(&app, &red.id).await;
     let strip = |mut v: Value| {
         // Only the URLs differ: the new service listens on another port.
-        for key in ["url", "history_url"] {
+        for key in ["url", "history_url", "page", "events_url", "ws_url"] {
             v[key] = Value::Null;
         }
         v["state"]["url"] = Value::Null;
@@ -1163,6 +1163,93 @@ async fn seat_tokens_are_stored_only_as_hashes(backend: Backend) {
             assert!(!hash.contains(&red.token));
         }
     }
+}
+
+/// A match view names its page and its two streams, as a state view names
+/// its page: clients follow them instead of building paths.
+#[tokio::test]
+async fn a_match_view_links_its_page_and_its_streams() {
+    let Some(app) = spawn_match_app(Backend::Sqlite).await else {
+        return;
+    };
+    let (seat, v) = created(&app, json!({ "game": "gomoku" })).await;
+    let id = &seat.id;
+    let host = app
+        .base
+        .strip_prefix("http://")
+        .expect("tests listen on http");
+    assert_eq!(v["page"], format!("{}/m/{id}", app.base));
+    assert_eq!(
+        v["events_url"],
+        format!("{}/v1/matches/{id}/events", app.base)
+    );
+    assert_eq!(v["ws_url"], format!("ws://{host}/v1/matches/{id}/ws"));
+    // The same links in every view of the match, not only the creator's.
+    let read = view(&app, id).await;
+    for key in ["page", "events_url", "ws_url"] {
+        assert_eq!(read[key], v[key], "{key}");
+    }
+    // Each leads where it says.
+    let page = app
+        .get(v["page"].as_str().unwrap().strip_prefix(&app.base).unwrap())
+        .await;
+    assert_eq!(page.status, 200);
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let events = v["events_url"]
+        .as_str()
+        .unwrap()
+        .strip_prefix(&app.base)
+        .unwrap();
+    let mut stream = crate::live::Stream::at(&app, events, None, None).await;
+    let sync = stream
+        .next(std::time::Duration::from_secs(5))
+        .await
+        .expect("the stream opens with its sync");
+    assert_eq!(sync.kind, "sync");
+    let (mut ws, _) = tokio_tungstenite::connect_async(v["ws_url"].as_str().unwrap())
+        .await
+        .expect("the socket opens");
+    use futures_util::StreamExt as _;
+    let first = tokio::time::timeout(std::time::Duration::from_secs(5), ws.next())
+        .await
+        .expect("a first message")
+        .expect("the socket is open")
+        .expect("a message");
+    let first: Value = serde_json::from_str(first.to_text().unwrap()).unwrap();
+    assert_eq!(first["type"], "event");
+    assert_eq!(first["event"], "sync");
+}
+
+/// A xiangqi match's kept moves carry their WXF and Chinese names, read in
+/// the position each was played from (the names of the rules crate's
+/// notation tests); other games' moves have none.
+#[tokio::test]
+async fn kept_xiangqi_moves_are_named_as_players_write_them() {
+    let Some(app) = spawn_match_app(Backend::Sqlite).await else {
+        return;
+    };
+    let (seat, _) = created(&app, json!({ "game": "xiangqi", "mode": "solo" })).await;
+    played(&app, &seat, &["h2e2", "h9g7", "h0g2"]).await;
+    let names: Vec<(Value, Value)> = history(&app, &seat.id)
+        .await
+        .iter()
+        .map(|mv| (mv["wxf"].clone(), mv["chinese"].clone()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            (json!("C2.5"), json!("炮二平五")),
+            (json!("H8+7"), json!("马8进7")),
+            (json!("H2+3"), json!("马二进三")),
+        ]
+    );
+    let (seat, _) = created(&app, json!({ "game": "gomoku", "mode": "solo" })).await;
+    played(&app, &seat, &["h8"]).await;
+    let kept = history(&app, &seat.id).await;
+    assert!(kept[0].get("wxf").is_none() && kept[0].get("chinese").is_none());
 }
 
 #[tokio::test]

@@ -32,10 +32,21 @@ async fn browse(app: &TestApp, path: &str) -> crate::helpers::TestResponse {
         .await
 }
 
+/// A page as an English-speaking browser asks for it.
+async fn english(app: &TestApp, path: &str) -> crate::helpers::TestResponse {
+    app.request(
+        Method::GET,
+        path,
+        &[("accept-language", "en-GB,en;q=0.9")],
+        None,
+    )
+    .await
+}
+
 #[tokio::test]
 async fn a_state_page_shows_the_board_and_previews_as_its_picture() {
     let app = spawn_app().await;
-    let page = html(&app.get(&format!("/p/xiangqi/{START}")).await);
+    let page = html(&english(&app, &format!("/p/xiangqi/{START}")).await);
     let json = format!("{}/v1/xiangqi/{START}", app.base);
     assert_eq!(
         meta(&page, "og:image").as_deref(),
@@ -55,7 +66,7 @@ async fn a_state_page_shows_the_board_and_previews_as_its_picture() {
     );
     assert_eq!(
         meta(&page, "og:title").as_deref(),
-        Some("Xiangqi 象棋 · Red to move")
+        Some("Xiangqi · Red to move")
     );
     assert!(page.contains("<h2>Red to move</h2>"), "{page}");
     assert!(page.contains(&format!("<img src=\"{json}/picture.svg\"")));
@@ -100,7 +111,7 @@ async fn a_state_page_names_the_move_that_led_there() {
     let app = spawn_app().await;
     let after = app.play(START, &["h2e2"]).await.json();
     let code = after["code"].as_str().unwrap();
-    let page = html(&app.get(&format!("/p/xiangqi/{code}?last=h2e2")).await);
+    let page = html(&english(&app, &format!("/p/xiangqi/{code}?last=h2e2")).await);
     assert!(page.contains("<dt>Last move</dt><dd>h2e2</dd>"), "{page}");
     let preview = meta(&page, "og:image").unwrap();
     let png = app.get(preview.strip_prefix(&app.base).unwrap()).await;
@@ -140,8 +151,11 @@ async fn a_finished_game_says_who_won() {
     let app = spawn_app().await;
     // The checkmate of the openapi example: black's chariot mates.
     let code = "VFZaV1paWlpaWlobWlpaWgRaWlpaWloVWlpaPlpaWlo";
+    let page = html(&english(&app, &format!("/p/xiangqi/{code}")).await);
+    assert!(page.contains("<h2>Checkmate: Black wins</h2>"), "{page}");
+    // Chinese first: a browser that names no language it reads.
     let page = html(&app.get(&format!("/p/xiangqi/{code}")).await);
-    assert!(page.contains("<h2>Checkmate: black wins</h2>"), "{page}");
+    assert!(page.contains("<h2>将死，黑方胜</h2>"), "{page}");
 }
 
 #[tokio::test]
@@ -149,12 +163,7 @@ async fn every_view_names_its_page_and_browsers_are_sent_there() {
     let app = spawn_app().await;
     let view = app.get(&format!("/v1/xiangqi/{START}")).await;
     assert_eq!(view.status, 200);
-    let vary: Vec<&str> = view
-        .headers
-        .get_all("vary")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect();
+    let vary = view.header_all("vary");
     assert!(vary.contains(&"Accept"), "{vary:?}");
     assert_eq!(
         view.json()["page"],
@@ -199,14 +208,58 @@ async fn a_match_page_joins_from_an_invite_link(backend: Backend) {
     assert_eq!(opened.status, 303);
     let location = opened.header("location").unwrap().to_owned();
     assert_eq!(location, format!("/m/{id}?invite={invite}"));
-    let page = html(&app.get(&location).await);
+    // The page opens with the invitation: who, which side, Join (a form
+    // to the playground, which joins on arrival with the name given).
+    let page = html(&english(&app, &location).await);
+    let invitation = page.find("id=\"invite\"").expect("the invitation");
+    assert!(
+        invitation < page.find("<figure>").unwrap(),
+        "before the board"
+    );
+    assert!(
+        page.contains("<p class=\"who\">You are invited to a game of Xiangqi</p>"),
+        "{page}"
+    );
+    assert!(page.contains("<p>You play Black.</p>"), "{page}");
     assert!(
         page.contains(&format!(
-            "<a class=\"primary\" href=\"/play/matches/{id}?invite={invite}&amp;join=1\">Join this match</a>"
+            "<form method=\"get\" action=\"/play/matches/{id}\">"
         )),
         "{page}"
     );
-    assert!(page.contains("<dd>black: open</dd>"), "{page}");
+    assert!(
+        page.contains(&format!(
+            "<input type=\"hidden\" name=\"invite\" value=\"{invite}\">"
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains("<button type=\"submit\" id=\"join\">Join the game</button>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!(
+            "href=\"/play/matches/{id}?invite={invite}&amp;decline=1\""
+        )),
+        "{page}"
+    );
+    assert!(page.contains("<dd>Black: open</dd>"), "{page}");
+    // In Chinese by default, with the page's own description for chats.
+    let zh = html(&app.get(&location).await);
+    assert!(
+        zh.starts_with("<!doctype html>\n<html lang=\"zh-Hans\">"),
+        "{zh}"
+    );
+    assert!(
+        zh.contains("<p class=\"who\">有人邀请你下一盘象棋</p>"),
+        "{zh}"
+    );
+    assert!(zh.contains(">加入对局</button>"), "{zh}");
+    assert_eq!(meta(&zh, "og:description").as_deref(), Some("红方走棋"));
+    // A link that no longer joins says so first.
+    let stale = html(&english(&app, &format!("/m/{id}?invite=AAAAAAAAAAAAAAAAAAAAAA")).await);
+    assert!(stale.contains("This invitation no longer works"), "{stale}");
+    assert!(!stale.contains("id=\"join\""), "{stale}");
     assert_eq!(
         meta(&page, "og:image").as_deref(),
         Some(format!("{}/v1/matches/{id}/picture.png?size=600&v=1", app.base).as_str())
@@ -227,12 +280,20 @@ async fn a_match_page_joins_from_an_invite_link(backend: Backend) {
     assert_eq!(joined.status, 200);
     let black = joined.json()["token"].as_str().unwrap().to_owned();
     play(&app, &id, &red, json!(["h2e2"])).await;
-    let page = html(&app.get(&location).await);
-    assert!(!page.contains("Join this match"), "{page}");
-    assert!(page.contains("Open in the playground"));
-    assert!(page.contains("<dd>h2e2 by Red</dd>"), "{page}");
+    let page = html(&english(&app, &location).await);
+    assert!(!page.contains("id=\"join\""), "{page}");
+    assert!(page.contains("This seat has been taken"), "{page}");
+    assert!(page.contains("Open the game"));
+    assert!(page.contains("<dd>炮二平五 by Red</dd>"), "{page}");
     assert!(page.contains("<h2>Black to move</h2>"));
-    assert!(page.contains("<dd>black: joined, offline</dd>"), "{page}");
+    assert!(page.contains("<dd>Black: joined, offline</dd>"), "{page}");
+    // What a chat card says: whose move, the round, the last move.
+    let zh = html(&app.get(&format!("/m/{id}")).await);
+    assert_eq!(
+        meta(&zh, "og:description").as_deref(),
+        Some("黑方走棋 · 第1回合 · 上一步 炮二平五")
+    );
+    assert_eq!(meta(&zh, "og:title").as_deref(), Some("象棋 · 黑方走棋"));
 
     // The JSON URL of the match, opened in a browser, is the page too.
     let seen = browse(&app, &format!("/v1/matches/{id}")).await;
@@ -268,6 +329,85 @@ async fn a_match_page_joins_from_an_invite_link(backend: Backend) {
 }
 
 on_both_backends!(a_match_page_joins_from_an_invite_link);
+
+/// The language of a page: the cookie the language links set, else the
+/// first of `Accept-Language` the pages speak, else Simplified Chinese;
+/// `<html lang>` says which, and caches keep one answer per language.
+#[tokio::test]
+async fn pages_speak_the_readers_language() {
+    let app = spawn_app().await;
+    let lang = |page: &str| {
+        let from = page.find("<html lang=\"").expect("<html lang>") + 12;
+        page[from..from + page[from..].find('"').unwrap()].to_owned()
+    };
+    let with = |headers: Vec<(&'static str, &'static str)>, path: &'static str| {
+        let app = &app;
+        async move { app.request(Method::GET, path, &headers, None).await }
+    };
+    for path in [
+        "/",
+        "/play/xiangqi",
+        "/docs",
+        "/p/xiangqi/VVRWU1dSWFFZQEY2ODo8PgQDBQIGAQcACBMZGx0fISM",
+    ] {
+        for (accept, expected) in [
+            (None, "zh-Hans"),
+            (Some("zh-CN,zh;q=0.9"), "zh-Hans"),
+            (Some("zh-TW"), "zh-Hant"),
+            (Some("en-US,en;q=0.9"), "en"),
+        ] {
+            let headers = accept
+                .map(|a| vec![("accept-language", a)])
+                .unwrap_or_default();
+            let res = with(headers, path).await;
+            let page = html(&res);
+            assert_eq!(lang(&page), expected, "{path} {accept:?}");
+            let vary = res.header_all("vary");
+            assert!(
+                vary.iter()
+                    .any(|v| v.contains("Accept-Language") && v.contains("Cookie")),
+                "{path}: {vary:?}"
+            );
+        }
+        // The cookie wins over the header.
+        let page = html(
+            &with(
+                vec![
+                    ("accept-language", "en"),
+                    ("cookie", "a=b; qipan-lang=zh-Hant"),
+                ],
+                path,
+            )
+            .await,
+        );
+        assert_eq!(lang(&page), "zh-Hant", "{path}");
+    }
+    // The playground's page carries its catalogue and speaks its words.
+    let page = html(&app.get("/play/gomoku").await);
+    assert!(
+        page.contains("<script type=\"application/json\" id=\"catalogue\">{"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<button type=\"button\" id=\"share-btn\">分享</button>"),
+        "{page}"
+    );
+    assert!(!page.contains("{{"), "every hole is filled");
+    let page = html(&english(&app, "/play/gomoku").await);
+    assert!(page.contains("<button type=\"button\" id=\"share-btn\">Share</button>"));
+    // The language links: a cookie for a year, and back where one was.
+    let res = app.get("/lang/en?to=/play/xiangqi%3Fgravity%3D0").await;
+    assert_eq!(res.status, 303);
+    assert_eq!(res.header("location"), Some("/play/xiangqi?gravity=0"));
+    assert_eq!(
+        res.header("set-cookie"),
+        Some("qipan-lang=en; Path=/; Max-Age=31536000; SameSite=Lax")
+    );
+    let res = app.get("/lang/en?to=//elsewhere.example/").await;
+    assert_eq!(res.header("location"), Some("/"), "never off the service");
+    let res = app.get("/lang/fr?to=/docs").await;
+    assert_eq!((res.status, res.header("set-cookie")), (303, None));
+}
 
 #[tokio::test]
 async fn the_reference_is_served_with_its_renderer() {

@@ -1023,6 +1023,7 @@ fn documented_operations_are_the_route_table() {
         ("GET", "/static/{path}"),
         ("GET", "/p/{game}/{code}"),
         ("GET", "/m/{id}"),
+        ("GET", "/lang/{tag}"),
         ("POST", "/v1/matches"),
         ("GET", "/v1/matches/{id}"),
         ("GET", "/v1/matches/{id}/history"),
@@ -1288,7 +1289,7 @@ fn the_checker_serves_literal_segments_first() {
         r#"{{"game":"2048","variant":"standard","code":"{code}","url":"http://h/v1/2048/{code}","page":"http://h/p/2048/{code}","to_move":"player","status":{{"state":"ongoing","winner":null,"reason":null}},"check":false,"board":[[0,0,2,0],[0,0,2,0],[0,0,0,0],[0,0,0,0]],"legal_actions":[{{"action":"up"}},{{"action":"down"}},{{"action":"left"}},{{"action":"right"}}],"score":0,"won":false,"max_tile":2,"seed":"8709371129873690750","spawned":null,"gained":null}}"#
     );
     let view = format!(
-        r#"{{"id":"{id}","url":"http://h{path}","game":"2048","mode":"solo","version":1,"ply":0,"to_move":"player","state":{state},"seats":[{{"seat":"solo","name":null,"taken":true,"joined_at":"2026-11-23T08:59:53.072Z","online":false}}],"status":{{"state":"ongoing","winner":null,"reason":null}},"undo_offer":null,"draw_offer":null,"clock":null,"parent":null,"history_url":"http://h{path}/history","created_at":"2026-11-23T08:59:53.072Z","updated_at":"2026-11-23T08:59:53.072Z"}}"#
+        r#"{{"id":"{id}","url":"http://h{path}","game":"2048","mode":"solo","version":1,"ply":0,"to_move":"player","state":{state},"seats":[{{"seat":"solo","name":null,"taken":true,"joined_at":"2026-11-23T08:59:53.072Z","online":false}}],"status":{{"state":"ongoing","winner":null,"reason":null}},"undo_offer":null,"draw_offer":null,"clock":null,"parent":null,"history_url":"http://h{path}/history","page":"http://h/m/{id}","events_url":"http://h{path}/events","ws_url":"ws://h{path}/ws","created_at":"2026-11-23T08:59:53.072Z","updated_at":"2026-11-23T08:59:53.072Z"}}"#
     );
     let secrets =
         r#","token":"kqO-1TvwmPnNaKg81ehBFPcxrEl8ce9U9iQLqSOMLWE","seat":"solo","invites":[]}"#;

@@ -36,7 +36,9 @@ describe('the playground', { timeout: TIMEOUT }, () => {
 
     assert.equal(code, await playedCode('xiangqi', start, ['h2e2', 'h9g7', 'h0g2']));
     assert.match(await page.locator('#turn').textContent(), /Black to move/);
-    assert.match(await page.locator('#facts').textContent(), /h0g2/);
+    // The last move as Chinese players write it (the default notation).
+    assert.match(await page.locator('#facts').textContent(), /马二进三/);
+    assert.deepEqual(await page.locator('#move-list .mv').allTextContents(), ['马二进三', '马8进7', '炮二平五']);
     assert.match(await page.locator('[data-square="g2"]').getAttribute('aria-label'), /red horse/);
     await screenshot(page, 'xiangqi');
     assert.deepEqual(page.errors, []);
@@ -59,7 +61,7 @@ describe('the playground', { timeout: TIMEOUT }, () => {
     await page.locator('#import-box summary').click();
     await page.locator('#import-text').fill('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w');
     await page.locator('#import-btn').click();
-    await message.filter({ hasText: /rank|FEN|fen|file|point/ }).waitFor();
+    await message.filter({ hasText: 'cannot be imported' }).waitFor();
     assert.equal(await message.getAttribute('class'), 'message error');
     assert.equal(page.url(), before);
     assert.deepEqual(page.errors, []);
@@ -119,7 +121,7 @@ describe('the playground', { timeout: TIMEOUT }, () => {
     await clickPoint(page, 'i9');
     await page.locator('#message', { hasText: 'forbidden' }).waitFor();
     assert.equal(addressOf(page).code, code);
-    assert.match(await page.locator('[data-point="a4"]').getAttribute('aria-label'), /white stone, last move/);
+    assert.match(await page.locator('[data-point="a4"]').getAttribute('aria-label'), /White stone, move 8, last move/);
     await screenshot(page, 'gomoku');
     assert.deepEqual(page.errors, []);
   });

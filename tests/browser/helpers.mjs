@@ -26,10 +26,24 @@ export async function launch() {
   });
 }
 
+// A browser context as a phone held by a Chinese player: 390×844, touch,
+// zh-CN (Accept-Language too).
+export function phone(browser) {
+  return browser.newContext({
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
+    locale: 'zh-CN', baseURL: BASE,
+  });
+}
+
+// A desktop browser in English, 1280×800.
+export function desktop(browser) {
+  return browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', baseURL: BASE });
+}
+
 // A page on the service, with page errors collected so a test can assert
-// none happened.
+// none happened. Pages speak English unless a context says otherwise.
 export async function open(browser, address, { viewport = { width: 1200, height: 900 }, context } = {}) {
-  const ctx = context || await browser.newContext({ viewport, baseURL: BASE });
+  const ctx = context || await browser.newContext({ viewport, baseURL: BASE, locale: 'en-US' });
   const page = await ctx.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -71,9 +85,41 @@ export async function waitForCode(page, game, previous) {
   return addressOf(page).code;
 }
 
-export async function screenshot(page, name) {
+export async function screenshot(page, name, { fullPage = true } = {}) {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
+}
+
+// Whether an element is wholly inside the first screen (no scrolling).
+export async function inFirstScreen(locator) {
+  // The live panel redraws as events arrive: measure what is there now.
+  let box = null;
+  for (let i = 0; i < 20 && !box; i++) {
+    await locator.waitFor();
+    box = await locator.boundingBox();
+  }
+  const height = await locator.page().evaluate(() => window.innerHeight);
+  const width = await locator.page().evaluate(() => window.innerWidth);
+  return !!box && box.y >= 0 && box.y + box.height <= height && box.x >= 0 && box.x + box.width <= width;
+}
+
+// The visible text of a page that is in English letters, less what is not
+// language (names of formats, codes, coordinates, the brand).
+export async function englishWords(page) {
+  const text = await page.evaluate(() => {
+    // What a reader sees: the page less codes, board drawings, hidden
+    // parts and the API's own (English) details behind "详情".
+    const copy = document.body.cloneNode(true);
+    for (const el of copy.querySelectorAll('code, svg, script, style, [hidden], details.detail, .visually-hidden, .skip')) el.remove();
+    const parts = [copy.textContent];
+    for (const el of copy.querySelectorAll('[placeholder], [aria-label], [title]')) {
+      parts.push(el.getAttribute('placeholder') || '', el.getAttribute('aria-label') || '', el.getAttribute('title') || '');
+    }
+    return parts.join('\n');
+  });
+  // Key caps keep their English names (Tab, Esc, Shift).
+  const allowed = new Set(['qipan', 'API', 'JSON', 'PNG', 'WXF', 'ICCS', 'FEN', 'English', 'Tab', 'Esc', 'Shift']);
+  return (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !allowed.has(w));
 }
 
 // Clicks the point or square of a board by its name (data-square / data-point).

@@ -36,18 +36,20 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     await red.locator('#duel-btn').click();
     const id = await waitForMatch(red);
     const invite = await red.locator('#invite-link').getAttribute('href');
-    assert.match(invite, new RegExp(`/play/matches/${id}\\?invite=[A-Za-z0-9_-]{22}$`));
+    // The link the page hands out is the API's invites[].url.
+    assert.match(invite, new RegExp(`/v1/matches/${id}/join\\?invite=[A-Za-z0-9_-]{22}$`));
     const stored = await red.evaluate((key) => localStorage.getItem(key), `qipan.seat.${id}`);
     assert.match(JSON.parse(stored).token, /^[A-Za-z0-9_-]{43}$/, 'the seat token is kept in localStorage');
     assert.ok(!red.url().includes(JSON.parse(stored).token), 'and not in the address');
 
-    // The other player opens the invite in another browser and joins.
+    // The other player opens the invite in another browser and joins from
+    // the match's page.
     const black = await open(browser, invite);
-    await black.locator('#join-btn').click();
+    await black.locator('#join').click();
     assert.equal(await waitForMatch(black), id);
     await black.locator('.conn', { hasText: 'live' }).waitFor();
-    await red.locator('[data-seat="black"][data-online="true"]').waitFor();
-    await black.locator('[data-seat="red"][data-online="true"]').waitFor();
+    await red.locator('#match-info [data-seat="black"][data-online="true"]').waitFor();
+    await black.locator('#match-info [data-seat="red"][data-online="true"]').waitFor();
 
     // Red moves: black sees it without reloading, and the other way round.
     await red.locator('.conn', { hasText: 'live' }).waitFor();
@@ -82,8 +84,8 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     await clickPoint(black, 'b9');
     await clickPoint(black, 'c7');
     await piece(red, 'c7', 'black horse').waitFor();
-    await red.locator('.history li[data-ply="2"]').waitFor();
-    await red.locator('.history li[data-ply="1"] .fork-at').click();
+    await red.locator('#move-list li[data-ply="2"]').waitFor();
+    await red.locator('#move-list li[data-ply="1"] .fork-at').click();
     const fork = await waitForMatch(red, id);
     assert.notEqual(fork, id);
     await red.locator('.conn', { hasText: 'live' }).waitFor();
@@ -126,8 +128,8 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     const invite = await red.locator('#invite-link').getAttribute('href');
 
     const black = await open(browser, invite);
-    await black.locator('#player-name').fill('Ada');
-    await black.locator('#join-btn').click();
+    await black.locator('input[name="name"]').fill('Ada');
+    await black.locator('#join').click();
     assert.equal(await waitForMatch(black), id);
     let match = await api('GET', `/v1/matches/${id}`);
     assert.deepEqual(match.seats.map((s) => s.name), ['Lin', 'Ada']);
@@ -136,8 +138,8 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     // Both pages name both players, each with a clock; none runs yet.
     for (const page of [red, black]) {
       await page.locator('.conn', { hasText: 'live' }).waitFor();
-      await page.locator('.clock-row[data-side="red"] .who', { hasText: 'Lin (Red)' }).waitFor();
-      await page.locator('.clock-row[data-side="black"] .who', { hasText: 'Ada (Black)' }).waitFor();
+      await page.locator('.clock-row[data-side="red"] .name', { hasText: 'Lin' }).waitFor();
+      await page.locator('.clock-row[data-side="black"] .name', { hasText: 'Ada' }).waitFor();
       assert.equal(await page.locator('#clock-red').textContent(), '3:00');
       assert.equal(await page.locator('#clock-black').textContent(), '3:00');
       assert.equal(await page.locator('.clock-row.running').count(), 0);
@@ -215,14 +217,14 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     // The taker plays black and moves first; the seeker sees it.
     await taker.locator('.conn', { hasText: 'live' }).waitFor();
     await clickPoint(taker, 'h8');
-    await seeker.locator('[data-point="h8"][aria-label*="black stone"]').waitFor();
+    await seeker.locator('[data-point="h8"][aria-label*="black stone" i]').waitFor();
     await clickPoint(seeker, 'i9');
-    await taker.locator('[data-point="i9"][aria-label*="white stone"]').waitFor();
+    await taker.locator('[data-point="i9"][aria-label*="white stone" i]').waitFor();
     const match = await api('GET', `/v1/matches/${id}`);
     assert.equal(match.state.code, await playedCode('gomoku', await startCode('gomoku'), ['h8', 'i9']));
     assert.deepEqual(match.seats.map((s) => [s.seat, s.name]), [['black', 'Jo'], ['white', 'Mei']]);
     assert.equal(match.clock.control.base, 300);
-    await taker.locator('.clock-row[data-side="white"] .who', { hasText: 'Mei' }).waitFor();
+    await taker.locator('.clock-row[data-side="white"] .name', { hasText: 'Mei' }).waitFor();
     assert.ok(!(await api('GET', '/v1/lobby')).seeks.some((s) => s.id === seek.id), 'the seek is gone');
     await screenshot(seeker, 'lobby-match');
     assert.deepEqual(seeker.errors, []);

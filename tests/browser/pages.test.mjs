@@ -40,9 +40,9 @@ describe('share pages', { timeout: TIMEOUT * 2 }, () => {
     const link = new URL(created.invites[0].url);
     const page = await open(browser, `${link.pathname}${link.search}`);
     await page.waitForURL(`**/m/${created.id}?invite=*`);
-    await page.locator('dd', { hasText: 'white: open' }).waitFor();
+    await page.locator('dd', { hasText: 'White: open' }).waitFor();
     await screenshot(page, 'match-page');
-    await page.locator('a', { hasText: 'Join this match' }).click();
+    await page.locator('#join').click();
     // One click: the playground takes the seat and drops the invite from
     // the address.
     await page.waitForURL((url) => url.pathname === `/play/matches/${created.id}` && url.search === '');
