@@ -145,8 +145,8 @@ pub enum XqfError {
         /// Why it is refused.
         error: IllegalMove,
     },
-    /// A comment length that is negative or runs past the end.
-    #[error("the comment at offset {offset:#x} claims {length} bytes, {left} are left")]
+    /// A negative comment length.
+    #[error("the comment length at offset {offset:#x} is {length}: negative ({left} bytes are left)")]
     BadComment {
         /// Where the length is.
         offset: usize,
@@ -289,14 +289,11 @@ fn node(stream: &mut Stream, keys: &Keys) -> Result<Node, XqfError> {
             .unwrap_or([0; 4]);
         let length = i64::from(i32::from_le_bytes(raw)) - if stream.version < 11 { 0 } else { keys.comment };
         let left = stream.bytes.len() - stream.at;
-        let n = usize::try_from(length)
-            .ok()
-            .filter(|&n| n <= left)
-            .ok_or(XqfError::BadComment {
-                offset: at,
-                length,
-                left,
-            })?;
+        let n = usize::try_from(length).map_err(|_| XqfError::BadComment {
+            offset: at,
+            length,
+            left,
+        })?;
         let raw = stream.take(n, "a comment")?;
         let (decoded, _, _) = encoding_rs::GB18030.decode(raw);
         comment = super::record::comment(&decoded);
