@@ -283,6 +283,24 @@ fn iccs_and_wxf_pgn() {
 }
 
 #[test]
+fn full_width_wxf_games() {
+    // wukong-xiangqi's bulk_games.pgn: 15 games in WXF written with
+    // full-width characters, front pawns as `＋Ｐ`, no result tokens.
+    let bytes = data("wukong/bulk-games-wxf.pgn");
+    let games = pgn::read(&bytes, None).unwrap();
+    assert_eq!(games.len(), 15);
+    let text = String::from_utf8(bytes).unwrap();
+    for (game, block) in games.iter().zip(text.split("[Event").skip(1)) {
+        let tokens = block
+            .split_whitespace()
+            .filter(|t| t.chars().count() == 4 && t.chars().all(|c| !c.is_ascii()))
+            .count();
+        assert_eq!(game.moves.len(), tokens, "{:?}", game.headers.event);
+    }
+    assert_eq!(games[0].headers.red.as_deref(), Some("ZHAO GuoRong"));
+}
+
+#[test]
 fn dhtmlxq_main_line_and_comments() {
     // A dpxq.com block as vschess ships it (cut to its first 30 branches,
     // which are skipped).
@@ -335,6 +353,13 @@ fn all_records() -> Vec<(String, Record)> {
         "cchess/huang-feng-030.xqf",
     ] {
         out.push((path.to_owned(), read_xqf(path)));
+    }
+    for (i, game) in pgn::read(&data("wukong/bulk-games-wxf.pgn"), None)
+        .unwrap()
+        .into_iter()
+        .enumerate()
+    {
+        out.push((format!("wukong/bulk-games-wxf.pgn #{}", i + 1), game));
     }
     let dpxq = dhtmlxq::read(&data("vschess/dpxq-xianren-zhilu.txt"), None).unwrap();
     out.push(("vschess/dpxq-xianren-zhilu.txt".to_owned(), dpxq));

@@ -16,7 +16,7 @@
 
 mod charset;
 pub mod dhtmlxq;
-
+pub mod ecco;
 pub mod pgn;
 mod record;
 pub mod xqf;

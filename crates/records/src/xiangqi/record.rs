@@ -218,6 +218,12 @@ impl Record {
         check_line(&self.start.position, &self.moves, 1, 1)
     }
 
+    /// The ECCO opening of the main line, `None` when the game does not
+    /// start from the standard position.
+    pub fn opening(&self) -> Option<super::ecco::Opening> {
+        super::ecco::classify(&self.start.position, &self.main_line())
+    }
+
     /// The fullmove number and side of the ply numbered `ply` (1 = the
     /// record's first ply), from the start's counters.
     pub fn number_of(&self, ply: usize) -> (u32, Side) {

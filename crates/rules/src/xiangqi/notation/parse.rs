@@ -25,6 +25,8 @@
 //!   two or more soldiers, from the mover's right file to its left. The
 //!   older five-character form that names the file as well (`前兵四平五`)
 //!   is read too.
+//! - Full-width forms of ASCII anywhere (`Ｃ２＝５`, as some files write
+//!   WXF).
 //! - WXF as the World Xiangqi Federation's "Official Xiangqi Piece Names and
 //!   Notation" writes it: `+`/`-` for the front and rear piece (`C+.5`,
 //!   also `+C.5` with the sign first), `P3` for the middle one of three or
@@ -602,14 +604,14 @@ fn chinese_piece(c: char) -> Option<(Role, Option<Side>)> {
     })
 }
 
-/// A number 1–9 written as 一…九, `1`…`9` or `１`…`９`.
+/// A number 1–9 written as 一…九 or `1`…`9` (full-width digits are
+/// read as ASCII before this).
 fn chinese_number(c: char) -> Option<(u8, Numerals)> {
     if let Some(i) = CHINESE_DIGITS.iter().position(|&d| d == c) {
         return (i > 0).then_some((i as u8, Numerals::Chinese));
     }
     match c {
         '1'..='9' => Some((c as u8 - b'0', Numerals::Arabic)),
-        '１'..='９' => Some(((c as u32 - '０' as u32) as u8, Numerals::Arabic)),
         _ => None,
     }
 }
@@ -830,7 +832,15 @@ impl FromStr for MoveText {
 
     fn from_str(s: &str) -> Result<MoveText, ParseMoveTextError> {
         let text = s.trim();
-        let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        // Full-width forms of ASCII (`Ｃ２＝５`, `马８进７`) read as ASCII.
+        let chars: Vec<char> = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| match c {
+                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                other => other,
+            })
+            .collect();
         if chars.is_empty() {
             return Err(ParseMoveTextError::Empty);
         }
