@@ -2,7 +2,7 @@
 //! files each get their own error, with where; nothing panics.
 
 use proptest::prelude::*;
-use qipan_records::xiangqi::pgn::{self, Location, PgnError};
+use qipan_records::xiangqi::pgn::{self, BadMove, Location, PgnError};
 use qipan_records::xiangqi::xqf::{self, XqfError};
 use qipan_records::xiangqi::{dhtmlxq, dhtmlxq::DhtmlXqError, Charset, EncodingError};
 use qipan_records::MAX_INPUT_BYTES;
@@ -26,10 +26,26 @@ fn every_cut_of_an_xqf_file_is_refused_with_its_offset() {
         let err = xqf::read(&whole[..len]).expect_err("a cut file");
         match (len, &err) {
             (0..=1, XqfError::NotXqf { .. }) => {}
-            (2..=1023, XqfError::Truncated { what, offset: 0, length, .. }) => {
+            (
+                2..=1023,
+                XqfError::Truncated {
+                    what,
+                    offset: 0,
+                    length,
+                    ..
+                },
+            ) => {
                 assert_eq!((*what, *length), ("the header", len));
             }
-            (_, XqfError::Truncated { offset, length, needed, .. }) => {
+            (
+                _,
+                XqfError::Truncated {
+                    offset,
+                    length,
+                    needed,
+                    ..
+                },
+            ) => {
                 assert_eq!(*length, len);
                 assert!(*offset >= 0x400 && offset + needed > len, "{len}: {err}");
             }
@@ -61,18 +77,33 @@ fn xqf_corruption_names_the_offset() {
     bytes[0x404..0x408].copy_from_slice(&(-5i32).to_le_bytes());
     let err = xqf::read(&bytes).unwrap_err();
     assert_eq!(err.reason(), "bad-comment-length");
-    assert!(matches!(err, XqfError::BadComment { offset: 0x404, length: -5, .. }));
+    assert!(matches!(
+        err,
+        XqfError::BadComment {
+            offset: 0x404,
+            length: -5,
+            ..
+        }
+    ));
     bytes[0x404..0x408].copy_from_slice(&1_000_000i32.to_le_bytes());
     let err = xqf::read(&bytes).unwrap_err();
     assert_eq!(err.reason(), "truncated");
     assert!(matches!(
         err,
-        XqfError::Truncated { what: "a comment", offset: 0x408, needed: 1_000_000, .. }
+        XqfError::Truncated {
+            what: "a comment",
+            offset: 0x408,
+            needed: 1_000_000,
+            ..
+        }
     ));
     // Two pieces on one point.
     let mut bytes = data("cchess/test1.xqf");
     bytes[0x11] = bytes[0x10];
-    assert_eq!(xqf::read(&bytes).unwrap_err().reason(), "overlapping-pieces");
+    assert_eq!(
+        xqf::read(&bytes).unwrap_err().reason(),
+        "overlapping-pieces"
+    );
     // An illegal move: cchess keeps files with one to test its reader
     // (BadMoveTest3.xqf, version 18), where the 10th ply moves from an
     // empty point.
@@ -116,7 +147,10 @@ fn mis_encoded_pgn() {
     let big5 = data("eleeye/sample-variation-big5.pgn");
     let err = pgn::read(&big5, Some(Charset::Gbk)).unwrap_err();
     assert_eq!(err.reason(), "unreadable-move");
-    assert!(matches!(err, PgnError::Move { number: 1, side: Side::Red, .. }), "{err}");
+    assert!(
+        matches!(&err, PgnError::Move(m) if m.number == 1 && m.side == Side::Red),
+        "{err}"
+    );
     // Bytes that are text in no charset.
     let err = pgn::read(b"\xff\xff\xff\xff", None).unwrap_err();
     assert_eq!(err.reason(), "bad-encoding");
@@ -125,7 +159,10 @@ fn mis_encoded_pgn() {
 #[test]
 fn an_illegal_move_names_its_number_text_reason_and_the_legal_moves() {
     let err = pgn_error("[Red \"甲\"]\n1. 炮二平五 马８进７\n2. 马二进三 炮８进８ *");
-    let PgnError::Move {
+    let PgnError::Move(bad) = &err else {
+        panic!("{err:?}");
+    };
+    let BadMove {
         game,
         number,
         side,
@@ -133,11 +170,11 @@ fn an_illegal_move_names_its_number_text_reason_and_the_legal_moves() {
         at,
         error,
         legal,
-    } = &err
-    else {
-        panic!("{err:?}");
-    };
-    assert_eq!((*game, *number, *side, text.as_str()), (1, 2, Side::Black, "炮８进８"));
+    } = bad.as_ref();
+    assert_eq!(
+        (*game, *number, *side, text.as_str()),
+        (1, 2, Side::Black, "炮８进８")
+    );
     assert_eq!(
         *at,
         Location {
@@ -156,14 +193,17 @@ fn an_illegal_move_names_its_number_text_reason_and_the_legal_moves() {
     assert!(legal.contains(&"车9平8".to_owned()), "{legal:?}");
     assert!(legal.iter().all(|m| m.chars().count() == 4));
     let msg = err.to_string();
-    assert!(msg.contains("move 2 (black)") && msg.contains("炮８进８"), "{msg}");
+    assert!(
+        msg.contains("move 2 (black)") && msg.contains("炮８进８"),
+        "{msg}"
+    );
 
     // WXF text gets its legal moves in WXF.
     let err = pgn_error("[Format \"WXF\"]\n1. C2.5 H8+7 2. H2+3 C8+8 *");
-    let PgnError::Move { legal, .. } = &err else {
+    let PgnError::Move(bad) = &err else {
         panic!("{err:?}");
     };
-    assert!(legal.contains(&"R9.8".to_owned()), "{legal:?}");
+    assert!(bad.legal.contains(&"R9.8".to_owned()), "{:?}", bad.legal);
 
     // An unreadable move.
     let err = pgn_error("1. 炮二走五 *");
@@ -179,8 +219,16 @@ fn an_illegal_move_names_its_number_text_reason_and_the_legal_moves() {
 fn malformed_pgn_gets_specific_errors() {
     let cases: [(&str, &str, (usize, usize)); 8] = [
         ("1. 炮二平五 {never closed", "unterminated-comment", (1, 9)),
-        ("1. 炮二平五 马８进７ ) *", "unbalanced-parenthesis", (1, 14)),
-        ("1. 炮二平五 (1. 炮八平五 *", "unterminated-variation", (1, 9)),
+        (
+            "1. 炮二平五 马８进７ ) *",
+            "unbalanced-parenthesis",
+            (1, 14),
+        ),
+        (
+            "1. 炮二平五 (1. 炮八平五 *",
+            "unterminated-variation",
+            (1, 9),
+        ),
         ("( 1. 炮二平五 ) *", "variation-without-move", (1, 1)),
         ("[Event \"x\"\n1. 炮二平五 *", "malformed-tag", (1, 1)),
         ("[Event x]\n*", "malformed-tag", (1, 1)),
@@ -233,11 +281,30 @@ fn malformed_dhtmlxq() {
             offset: 0
         }
     );
-    assert_eq!(err("[DhtmlXQ_movelist]774[/DhtmlXQ_movelist]").reason(), "bad-move-list");
-    assert_eq!(err("[DhtmlXQ_movelist]77x7[/DhtmlXQ_movelist]").reason(), "bad-move-list");
-    assert_eq!(err("[DhtmlXQ_binit]12[/DhtmlXQ_binit]").reason(), "bad-start");
+    assert_eq!(
+        err("[DhtmlXQ_movelist]774[/DhtmlXQ_movelist]").reason(),
+        "bad-move-list"
+    );
+    assert_eq!(
+        err("[DhtmlXQ_movelist]77x7[/DhtmlXQ_movelist]").reason(),
+        "bad-move-list"
+    );
+    assert_eq!(
+        err("[DhtmlXQ_binit]12[/DhtmlXQ_binit]").reason(),
+        "bad-start"
+    );
     let e = err("[DhtmlXQ_movelist]77477747[/DhtmlXQ_movelist]");
-    assert!(matches!(e, DhtmlXqError::IllegalMove { ply: 2, offset: 22, .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            DhtmlXqError::IllegalMove {
+                ply: 2,
+                offset: 22,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
 }
 
 proptest! {

@@ -49,13 +49,29 @@ fn first_move_families_and_their_mirrors() {
 fn screen_horse_lines() {
     // C20 is defined by these ten plies in any order within each side.
     let c20 = [
-        "炮二平五", "马８进７", "马二进三", "车９平８", "车一平二", "卒７进１", "车二进六", "马２进３",
-        "马八进七", "卒３进１",
+        "炮二平五",
+        "马８进７",
+        "马二进三",
+        "车９平８",
+        "车一平二",
+        "卒７进１",
+        "车二进六",
+        "马２进３",
+        "马八进七",
+        "卒３进１",
     ];
     assert_eq!(code(&c20), "C20");
     let transposed = [
-        "炮二平五", "马８进７", "马二进三", "卒７进１", "车一平二", "车９平８", "车二进六", "马２进３",
-        "马八进七", "卒３进１",
+        "炮二平五",
+        "马８进７",
+        "马二进三",
+        "卒７进１",
+        "车一平二",
+        "车９平８",
+        "车二进六",
+        "马２进３",
+        "马八进七",
+        "卒３进１",
     ];
     assert_eq!(code(&transposed), "C20");
     let opening = ecco::opening("C20").unwrap();
@@ -98,7 +114,9 @@ fn ccgc_games_against_the_codes_xqbase_gave_them() {
             "{}/tests/data/xiangqi/eleeye/ccgc-{i:02}.pgn",
             env!("CARGO_MANIFEST_DIR")
         );
-        let game = pgn::read(&std::fs::read(&path).unwrap(), None).unwrap().remove(0);
+        let game = pgn::read(&std::fs::read(&path).unwrap(), None)
+            .unwrap()
+            .remove(0);
         let tagged = game.headers.ecco.clone().expect("an ECCO tag");
         let named = ecco::opening(&tagged).expect("a code of the directory");
         assert_eq!(Some(named.name), game.headers.opening.as_deref(), "{path}");
@@ -111,5 +129,8 @@ fn ccgc_games_against_the_codes_xqbase_gave_them() {
         exact += usize::from(ours == tagged);
         tens += usize::from(ours[..2] == tagged[..2]);
     }
-    assert!(exact >= 16 && tens >= 18, "{exact} exact, {tens} to the tens");
+    assert!(
+        exact >= 16 && tens >= 18,
+        "{exact} exact, {tens} to the tens"
+    );
 }

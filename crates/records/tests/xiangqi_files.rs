@@ -83,7 +83,11 @@ fn comments(line: &[Step]) -> Vec<String> {
 /// Chinese move a line, the result.
 fn move_list(path: &str) -> (String, Vec<String>, String) {
     let text = String::from_utf8(data(path)).expect("UTF-8");
-    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     let (fen, rest) = lines.split_first().expect("a FEN line");
     let (result, moves) = rest.split_last().expect("a result line");
     (
@@ -131,10 +135,25 @@ fn gbk_and_big5_pgn_with_a_variation() {
     // The xqbase sample with the variation xqbase's PGN standard writes for
     // its move 7, in GBK and (converted with OpenCC, encoded by Python) in
     // Big5 with traditional characters.
-    let want = ["炮２平３", "帅五平六", "炮３进５", "车六进一", "将５进１", "炮五退二"];
+    let want = [
+        "炮２平３",
+        "帅五平六",
+        "炮３进５",
+        "车六进一",
+        "将５进１",
+        "炮五退二",
+    ];
     for (path, charset, comment) in [
-        ("eleeye/sample-variation-gbk.pgn", Charset::Gbk, "黑方不易驾驭局面"),
-        ("eleeye/sample-variation-big5.pgn", Charset::Big5, "黑方不易駕馭局面"),
+        (
+            "eleeye/sample-variation-gbk.pgn",
+            Charset::Gbk,
+            "黑方不易驾驭局面",
+        ),
+        (
+            "eleeye/sample-variation-big5.pgn",
+            Charset::Big5,
+            "黑方不易駕馭局面",
+        ),
     ] {
         let bytes = data(path);
         let detected = pgn::read(&bytes, None).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -163,8 +182,22 @@ fn xqf_versions_10_and_18_hold_the_same_game() {
     assert_eq!(data("eleeye/xqfexama.xqf")[2], 18);
     assert_eq!(v10.main_line(), v18.main_line());
     let printed = [
-        "兵七进一", "马８进７", "兵三进一", "炮２平３", "相七进五", "马２进１", "马八进七", "车１平２",
-        "车九平八", "车２进４", "炮八平九", "车２平８", "炮二进五", "炮３平８", "马二进三", "车９平８",
+        "兵七进一",
+        "马８进７",
+        "兵三进一",
+        "炮２平３",
+        "相七进五",
+        "马２进１",
+        "马八进七",
+        "车１平２",
+        "车九平八",
+        "车２进４",
+        "炮八平九",
+        "车２平８",
+        "炮二进五",
+        "炮３平８",
+        "马二进三",
+        "车９平８",
     ];
     let mut pos = Position::start();
     for (text, step) in printed.iter().zip(&v18.moves) {
@@ -173,7 +206,13 @@ fn xqf_versions_10_and_18_hold_the_same_game() {
         pos = pos.play(m).unwrap();
     }
     let (fen, moves, result) = move_list("cchess/test1_move.txt");
-    assert_eq!(format!("{} w", v10.start.position.to_fen().split(' ').next().unwrap()), fen);
+    assert_eq!(
+        format!(
+            "{} w",
+            v10.start.position.to_fen().split(' ').next().unwrap()
+        ),
+        fen
+    );
     assert_eq!(names(&v10.start.position, &v10.main_line()), moves);
     assert_eq!(result, "黑胜");
     assert_eq!(v10.headers.result, Outcome::BlackWins);

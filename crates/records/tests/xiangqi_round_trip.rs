@@ -13,12 +13,16 @@ use qipan_rules::xiangqi::{Counters, Family, Fen, Move, Position};
 /// Characters comments and names are drawn from: both scripts, ASCII,
 /// PGN's own delimiters except the closing brace, a line break.
 const CHARS: &[char] = &[
-    '炮', '馬', '车', '红', '黑', '胜', '和', '許', '银', '川', 'a', 'Z', '1', ' ', '(', ')', '[', ']',
-    ';', '"', '{', '\n', '，', '。',
+    '炮', '馬', '车', '红', '黑', '胜', '和', '許', '银', '川', 'a', 'Z', '1', ' ', '(', ')', '[',
+    ']', ';', '"', '{', '\n', '，', '。',
 ];
 
 fn text(picks: &[usize], max: usize) -> Option<String> {
-    let s: String = picks.iter().take(max).map(|&i| CHARS[i % CHARS.len()]).collect();
+    let s: String = picks
+        .iter()
+        .take(max)
+        .map(|&i| CHARS[i % CHARS.len()])
+        .collect();
     let s = s.trim().to_owned();
     (!s.is_empty()).then_some(s)
 }
@@ -49,14 +53,14 @@ fn line(pos: &Position, plies: usize, depth: usize, draw: &mut Draw<'_>) -> Vec<
         }
         let mv = moves[draw.next() % moves.len()];
         let mut step = Step::new(mv);
-        if draw.next() % 4 == 0 {
+        if draw.next().is_multiple_of(4) {
             let picks: Vec<usize> = (0..12).map(|_| draw.next()).collect();
             step.comment = text(&picks, 1 + draw.next() % 12);
         }
         // A variation replaces this move with another; none on the first
         // move of a variation, which XQF stores as a sibling of the move
         // the variation replaces.
-        if depth > 0 && (depth == 2 || i > 0) && draw.next() % 5 == 0 {
+        if depth > 0 && (depth == 2 || i > 0) && draw.next().is_multiple_of(5) {
             let others: Vec<Move> = moves.iter().copied().filter(|&m| m != mv).collect();
             if !others.is_empty() {
                 let alt = others[draw.next() % others.len()];
@@ -100,8 +104,12 @@ fn record(prefix: usize, plies: usize, choices: &[usize]) -> Record {
         (!s.is_empty()).then_some(s)
     });
     r.headers.black = Some("聂卫平".to_owned());
-    r.headers.result = [Outcome::RedWins, Outcome::BlackWins, Outcome::Draw, Outcome::Unknown]
-        [draw.next() % 4];
+    r.headers.result = [
+        Outcome::RedWins,
+        Outcome::BlackWins,
+        Outcome::Draw,
+        Outcome::Unknown,
+    ][draw.next() % 4];
     r.comment = text(&picks, 8);
     r
 }

@@ -117,8 +117,7 @@ fn strict(encoding: &'static Encoding, bytes: &[u8]) -> Result<String, usize> {
             .max_utf8_buffer_length_without_replacement(bytes.len())
             .unwrap_or(bytes.len() * 3),
     );
-    let (result, read) =
-        decoder.decode_to_string_without_replacement(bytes, &mut out, true);
+    let (result, read) = decoder.decode_to_string_without_replacement(bytes, &mut out, true);
     match result {
         encoding_rs::DecoderResult::InputEmpty => Ok(out),
         encoding_rs::DecoderResult::Malformed(len, extra) => {
@@ -130,7 +129,8 @@ fn strict(encoding: &'static Encoding, bytes: &[u8]) -> Result<String, usize> {
 
 /// Characters that records write: piece names, directions, numerals and
 /// result words, in both scripts.
-const RECORD_CHARS: &str = "车車俥马馬傌炮砲包相象仕士帅帥将將兵卒进進退平前中后後一二三四五六七八九红紅黑胜勝负負和先局";
+const RECORD_CHARS: &str =
+    "车車俥马馬傌炮砲包相象仕士帅帥将將兵卒进進退平前中后後一二三四五六七八九红紅黑胜勝负負和先局";
 
 fn score(text: &str) -> usize {
     text.chars().filter(|c| RECORD_CHARS.contains(*c)).count()

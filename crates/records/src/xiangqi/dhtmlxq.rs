@@ -192,7 +192,8 @@ fn start(field: Option<&Field>) -> Result<Setup, DhtmlXqError> {
         if x == 9 && y == 9 {
             continue;
         }
-        let square = point(x, y).ok_or_else(|| bad(pair[0].0, "a file is 0–8 (99 for a captured piece)"))?;
+        let square =
+            point(x, y).ok_or_else(|| bad(pair[0].0, "a file is 0–8 (99 for a captured piece)"))?;
         if setup.board[square.index()].is_some() {
             return Err(bad(pair[0].0, "two pieces stand on one point"));
         }
@@ -319,8 +320,21 @@ pub fn read_text(text: &str) -> Result<Record, DhtmlXqError> {
         ..Headers::default()
     };
     const READ: [&str; 15] = [
-        "binit", "movelist", "event", "place", "date", "round", "red", "redteam", "black",
-        "blackteam", "result", "timerule", "open", "init", "comment0",
+        "binit",
+        "movelist",
+        "event",
+        "place",
+        "date",
+        "round",
+        "red",
+        "redteam",
+        "black",
+        "blackteam",
+        "result",
+        "timerule",
+        "open",
+        "init",
+        "comment0",
     ];
     for f in &fields {
         let known = READ.contains(&f.name.as_str())

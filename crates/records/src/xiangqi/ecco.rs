@@ -85,9 +85,7 @@ fn table() -> &'static Table {
 
 /// The mirror image of a move, left to right.
 fn mirror(m: Move) -> Move {
-    let flip = |s: Square| {
-        Square::from_iccs(8 - s.file(), s.rank()).unwrap_or(s)
-    };
+    let flip = |s: Square| Square::from_iccs(8 - s.file(), s.rank()).unwrap_or(s);
     Move {
         from: flip(m.from),
         to: flip(m.to),

@@ -134,24 +134,30 @@ pub enum PgnError {
         at: Location,
     },
     /// A move that cannot be read, or names no legal move.
-    #[error("game {game}, move {number} ({side}), {at}: {text:?}: {error}; the legal moves are {}", legal.join(" "))]
-    Move {
-        /// The game, from 1.
-        game: usize,
-        /// The move number (a red move and black's reply share one).
-        number: u32,
-        /// Whose move it is.
-        side: Side,
-        /// The move as written.
-        text: String,
-        /// Where it is.
-        at: Location,
-        /// Why it is refused.
-        error: MoveTextError,
-        /// Every legal move of the position, in the notation the text is
-        /// written in (the file's `Format`, Chinese when there is none).
-        legal: Vec<String>,
-    },
+    #[error("{0}")]
+    Move(Box<BadMove>),
+}
+
+/// A move of a PGN file that cannot be read or played: which, where, why,
+/// and what could have been played instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}, move {number} ({side}), {at}: {text:?}: {error}; the legal moves are {}", legal.join(" "))]
+pub struct BadMove {
+    /// The game, from 1.
+    pub game: usize,
+    /// The move number (a red move and black's reply share one).
+    pub number: u32,
+    /// Whose move it is.
+    pub side: Side,
+    /// The move as written.
+    pub text: String,
+    /// Where it is.
+    pub at: Location,
+    /// Why it is refused.
+    pub error: MoveTextError,
+    /// Every legal move of the position, in the notation the text is
+    /// written in (the file's `Format`, Chinese when there is none).
+    pub legal: Vec<String>,
 }
 
 impl Reason for PgnError {
@@ -167,11 +173,10 @@ impl Reason for PgnError {
             PgnError::UnbalancedParenthesis { .. } => "unbalanced-parenthesis",
             PgnError::VariationWithoutMove { .. } => "variation-without-move",
             PgnError::TooDeep { .. } => "too-deep",
-            PgnError::Move {
-                error: MoveTextError::Parse(_),
-                ..
-            } => "unreadable-move",
-            PgnError::Move { .. } => "illegal-move",
+            PgnError::Move(m) => match m.error {
+                MoveTextError::Parse(_) => "unreadable-move",
+                MoveTextError::Resolve(_) => "illegal-move",
+            },
         }
     }
 }
@@ -646,7 +651,7 @@ impl Parser {
                             MoveTextError::Parse(_) => start.family,
                         };
                         let (number, side) = number_of(start.fen, ply);
-                        PgnError::Move {
+                        PgnError::Move(Box::new(BadMove {
                             game,
                             number,
                             side,
@@ -654,7 +659,7 @@ impl Parser {
                             at: token.at,
                             error,
                             legal: legal_names(&pos, family),
-                        }
+                        }))
                     })?;
                     let next = pos.play(mv).unwrap_or_else(|_| pos.clone());
                     previous = Some(std::mem::replace(&mut pos, next));
@@ -798,8 +803,8 @@ pub fn write_text(record: &Record, notation: Family) -> Result<String, RecordErr
             tag(name, v);
         }
     }
-    let standard = record.start.position == Position::start()
-        && record.start.counters == Counters::default();
+    let standard =
+        record.start.position == Position::start() && record.start.counters == Counters::default();
     if !standard {
         tag("FEN", &record.start.to_string());
     }

@@ -241,7 +241,11 @@ pub(crate) fn number_of(start: &Fen, ply: usize) -> (u32, Side) {
         .counters
         .fullmove_number
         .saturating_add(u32::try_from(offset / 2).unwrap_or(u32::MAX));
-    let side = if offset % 2 == 0 { Side::Red } else { Side::Black };
+    let side = if offset.is_multiple_of(2) {
+        Side::Red
+    } else {
+        Side::Black
+    };
     (number, side)
 }
 

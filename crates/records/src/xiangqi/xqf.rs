@@ -146,7 +146,9 @@ pub enum XqfError {
         error: IllegalMove,
     },
     /// A negative comment length.
-    #[error("the comment length at offset {offset:#x} is {length}: negative ({left} bytes are left)")]
+    #[error(
+        "the comment length at offset {offset:#x} is {length}: negative ({left} bytes are left)"
+    )]
     BadComment {
         /// Where the length is.
         offset: usize,
@@ -233,7 +235,9 @@ fn text(bytes: &[u8], (offset, size): (usize, usize)) -> Option<String> {
 
 /// The point of a value `X × 10 + Y`.
 fn point(value: u8) -> Option<Square> {
-    (value < 90).then(|| Square::from_iccs(value / 10, value % 10)).flatten()
+    (value < 90)
+        .then(|| Square::from_iccs(value / 10, value % 10))
+        .flatten()
 }
 
 /// A decrypted stream of move records.
@@ -278,7 +282,11 @@ fn node(stream: &mut Stream, keys: &Keys) -> Result<Node, XqfError> {
     let (next, alternative, has_comment) = if stream.version < 11 {
         (head[2] & 0xF0 != 0, head[2] & 0x0F != 0, true)
     } else {
-        (head[2] & 0x80 != 0, head[2] & 0x40 != 0, head[2] & 0x20 != 0)
+        (
+            head[2] & 0x80 != 0,
+            head[2] & 0x40 != 0,
+            head[2] & 0x20 != 0,
+        )
     };
     let mut comment = None;
     if has_comment {
@@ -287,7 +295,8 @@ fn node(stream: &mut Stream, keys: &Keys) -> Result<Node, XqfError> {
             .take(4, "a comment length")?
             .try_into()
             .unwrap_or([0; 4]);
-        let length = i64::from(i32::from_le_bytes(raw)) - if stream.version < 11 { 0 } else { keys.comment };
+        let length =
+            i64::from(i32::from_le_bytes(raw)) - if stream.version < 11 { 0 } else { keys.comment };
         let left = stream.bytes.len() - stream.at;
         let n = usize::try_from(length).map_err(|_| XqfError::BadComment {
             offset: at,
@@ -583,9 +592,9 @@ pub fn write(record: &Record) -> Result<Vec<u8>, super::RecordError> {
     let mut used = [false; 90];
     for side in Side::ALL {
         for (i, role) in ORDER.iter().enumerate() {
-            let found = start.pieces().find(|&(s, p)| {
-                p == Piece { side, role: *role } && !used[s.index()]
-            });
+            let found = start
+                .pieces()
+                .find(|&(s, p)| p == Piece { side, role: *role } && !used[s.index()]);
             let byte = match found {
                 Some((s, _)) => {
                     used[s.index()] = true;
@@ -624,7 +633,11 @@ pub fn write(record: &Record) -> Result<Vec<u8>, super::RecordError> {
     put_text(&mut out, ANNOTATOR, other("Annotator"));
     put_text(&mut out, AUTHOR, other("Author"));
     let flags = if record.moves.is_empty() { 0x00 } else { 0xF0 };
-    put_record(&mut out, [0x18, 0x20, flags, 0xFF], record.comment.as_deref());
+    put_record(
+        &mut out,
+        [0x18, 0x20, flags, 0xFF],
+        record.comment.as_deref(),
+    );
     put_line(&mut out, &record.moves, false);
     Ok(out)
 }
