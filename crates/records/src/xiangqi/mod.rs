@@ -9,6 +9,10 @@
 //! - [`dhtmlxq`]: the `[DhtmlXQ]` blocks that 东萍象棋网 pages embed.
 //! - [`ecco`]: the ECCO opening code (A00–E99) and name of a line.
 //!
+//! [`read`] takes a body in any of the three formats ([`Format`], from a
+//! media type) and gives its records or one [`ReadError`];
+//! [`Record::file_name`] names an export.
+//!
 //! A record is a start position, its main line and, at any move, the
 //! variations played instead of it; a comment may follow every move and
 //! precede the first. Readers check every move against the rules, so a
@@ -17,9 +21,11 @@
 mod charset;
 pub mod dhtmlxq;
 pub mod ecco;
+mod format;
 pub mod pgn;
 mod record;
 pub mod xqf;
 
 pub use charset::{Charset, EncodingError};
+pub use format::{read, Format, ReadError};
 pub use record::{Headers, Outcome, Record, RecordError, Step};
