@@ -17,32 +17,13 @@
 //! its comments are read.
 
 use qipan_rules::xiangqi::{
-    Counters, Fen, IllegalMove, Move, Piece, Position, PositionError, Role, Setup, Side, Square,
+    Counters, Fen, IllegalMove, Move, Piece, Position, PositionError, Setup, Side, Square,
 };
 use qipan_rules::Reason;
 
 use super::charset::{self, Charset, EncodingError};
-use super::record::{comment, header, Headers, Outcome, Record, Step};
+use super::record::{comment, header, Headers, Outcome, Record, Step, SLOT_ROLES};
 use crate::MAX_INPUT_BYTES;
-
-const ORDER: [Role; 16] = [
-    Role::Chariot,
-    Role::Horse,
-    Role::Elephant,
-    Role::Advisor,
-    Role::General,
-    Role::Advisor,
-    Role::Elephant,
-    Role::Horse,
-    Role::Chariot,
-    Role::Cannon,
-    Role::Cannon,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-];
 
 /// Why a text is not a DhtmlXQ record.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -199,7 +180,7 @@ fn start(field: Option<&Field>) -> Result<Setup, DhtmlXqError> {
         }
         setup.board[square.index()] = Some(Piece {
             side: if k < 16 { Side::Red } else { Side::Black },
-            role: ORDER[k % 16],
+            role: SLOT_ROLES[k % 16],
         });
     }
     Ok(setup)

@@ -2,8 +2,29 @@
 
 use std::fmt;
 
-use qipan_rules::xiangqi::{Counters, Fen, IllegalMove, Move, Position, Side};
+use qipan_rules::xiangqi::{Counters, Fen, IllegalMove, Move, Position, Role, Side};
 use qipan_rules::Reason;
+
+/// The piece of each of a side's 16 slots in XQF's and DhtmlXQ's start
+/// layouts: 车马相仕帅仕相马车炮炮兵兵兵兵兵, red's 16 then black's.
+pub(crate) const SLOT_ROLES: [Role; 16] = [
+    Role::Chariot,
+    Role::Horse,
+    Role::Elephant,
+    Role::Advisor,
+    Role::General,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Horse,
+    Role::Chariot,
+    Role::Cannon,
+    Role::Cannon,
+    Role::Soldier,
+    Role::Soldier,
+    Role::Soldier,
+    Role::Soldier,
+    Role::Soldier,
+];
 
 /// How a game ended, as PGN's `Result` writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -38,12 +38,12 @@
 //! desktop programs reads: the format XQF.TXT asks other programs to write.
 
 use qipan_rules::xiangqi::{
-    Counters, Fen, IllegalMove, Move, Piece, Position, PositionError, Role, Setup, Side, Square,
+    Counters, Fen, IllegalMove, Move, Piece, Position, PositionError, Setup, Side, Square,
 };
 use qipan_rules::Reason;
 
 use super::charset::{self, Charset};
-use super::record::{Headers, Outcome, Record, Step};
+use super::record::{Headers, Outcome, Record, Step, SLOT_ROLES};
 use crate::MAX_INPUT_BYTES;
 
 /// Where the move records start.
@@ -51,26 +51,6 @@ const MOVES: usize = 0x400;
 
 /// How deep variations inside variations may go.
 pub const MAX_NESTING: usize = 100;
-
-/// The piece each of the 32 start bytes places.
-const ORDER: [Role; 16] = [
-    Role::Chariot,
-    Role::Horse,
-    Role::Elephant,
-    Role::Advisor,
-    Role::General,
-    Role::Advisor,
-    Role::Elephant,
-    Role::Horse,
-    Role::Chariot,
-    Role::Cannon,
-    Role::Cannon,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-];
 
 /// The header's text fields: offset and size (length byte included).
 const TITLE: (usize, usize) = (0x50, 64);
@@ -374,7 +354,7 @@ pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
         };
         let piece = Piece {
             side: if i < 16 { Side::Red } else { Side::Black },
-            role: ORDER[i % 16],
+            role: SLOT_ROLES[i % 16],
         };
         if setup.board[square.index()].is_some() {
             return Err(XqfError::Overlap {
@@ -591,7 +571,7 @@ pub fn write(record: &Record) -> Result<Vec<u8>, super::RecordError> {
     let start = &record.start.position;
     let mut used = [false; 90];
     for side in Side::ALL {
-        for (i, role) in ORDER.iter().enumerate() {
+        for (i, role) in SLOT_ROLES.iter().enumerate() {
             let found = start
                 .pieces()
                 .find(|&(s, p)| p == Piece { side, role: *role } && !used[s.index()]);
