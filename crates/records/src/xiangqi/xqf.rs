@@ -558,6 +558,11 @@ fn value(square: Square) -> u8 {
 
 /// The record as an XQF 1.0 file (unencrypted; variations kept).
 ///
+/// XQF keeps no move counters and no side to move: the first move tells
+/// who moves first, so a record without moves reads back with red to move.
+/// Names and other header fields keep what fits their fields (15 bytes of
+/// GBK for a name, 63 for the event), cut at a character.
+///
 /// # Errors
 ///
 /// [`super::RecordError`] when a move of the record is not legal where it

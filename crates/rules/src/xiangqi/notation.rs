@@ -20,6 +20,9 @@
 //! all of them, from the mover's right file to the left and front to back
 //! (`一兵平五`). Advisors and elephants never need 前/后: two on one file
 //! always move in opposite directions.
+//!
+//! Reading a move back from any of these texts, or from ICCS, is the
+//! `parse` submodule's job: [`MoveText`] and [`read_move`].
 
 mod parse;
 
