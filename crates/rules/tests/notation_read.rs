@@ -267,3 +267,38 @@ proptest! {
         }
     }
 }
+
+/// Characters move texts are made of, by place, and a few that are not.
+const FIRST: &str = "炮砲车車马兵卒将帅仕士相象前中后後一二五CHRPKAEBN+-35Ｃ＋x";
+const SECOND: &str = "一二三五九13590５炮车兵卒+-.ae35CRP";
+const THIRD: &str = "进進退平+-.=一二五1５";
+const FOURTH: &str = "一二五九135９0x进";
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Any text that parses prints to a text that parses to the same value,
+    /// and resolving it in the start position never panics.
+    #[test]
+    fn parse_print_parse(picks in proptest::collection::vec(any::<usize>(), 5), len in 2usize..6) {
+        let pools: [Vec<char>; 5] = [
+            FIRST.chars().collect(),
+            SECOND.chars().collect(),
+            THIRD.chars().collect(),
+            FOURTH.chars().collect(),
+            FOURTH.chars().collect(),
+        ];
+        let text: String = (0..len)
+            .map(|i| {
+                // A five-character Chinese move names the file third.
+                let pool = if len == 5 && i >= 2 { &pools[i - 1] } else { &pools[i.min(4)] };
+                pool[picks[i] % pool.len()]
+            })
+            .collect();
+        if let Ok(parsed) = text.parse::<MoveText>() {
+            let printed = parsed.to_string();
+            prop_assert_eq!(printed.parse::<MoveText>(), Ok(parsed), "{:?} → {:?}", text, printed);
+            let _ = parsed.resolve(&Position::start());
+        }
+    }
+}

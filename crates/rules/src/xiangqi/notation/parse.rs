@@ -592,12 +592,11 @@ fn chinese_piece(c: char) -> Option<(Role, Option<Side>)> {
         '士' => (Role::Advisor, black),
         '相' => (Role::Elephant, red),
         '象' => (Role::Elephant, black),
-        '马' | '馬' => (Role::Horse, None),
-        '傌' => (Role::Horse, red),
-        '车' | '車' => (Role::Chariot, None),
-        '俥' => (Role::Chariot, red),
-        '炮' => (Role::Cannon, None),
-        '砲' | '包' => (Role::Cannon, black),
+        // 傌, 俥 and 砲/包 are red's and black's in some sets, but the name
+        // written back (马, 车, 炮) is the same for both sides.
+        '马' | '馬' | '傌' => (Role::Horse, None),
+        '车' | '車' | '俥' => (Role::Chariot, None),
+        '炮' | '砲' | '包' => (Role::Cannon, None),
         '兵' => (Role::Soldier, red),
         '卒' => (Role::Soldier, black),
         _ => return None,
