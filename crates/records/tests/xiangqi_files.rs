@@ -281,6 +281,16 @@ fn xqf_variations_as_cchess_lists_them() {
 }
 
 #[test]
+fn a_large_xqf_with_a_broken_variation() {
+    // cchess's WildHouse.xqf (version 18): cchess's test counts 139 lines;
+    // one variation moves from an empty point at ply 74, which ends that
+    // variation there.
+    let record = read_xqf("cchess/WildHouse.xqf");
+    assert_eq!(leaves(&record.moves).len(), 139);
+    assert_eq!(record.moves.len(), 65);
+}
+
+#[test]
 fn ccgc_games_read_with_their_tags() {
     // The 1st Chinese Computer Games Championship games xqbase publishes
     // with ElephantEye: every move token of each file becomes a move.
@@ -341,8 +351,7 @@ fn full_width_wxf_games() {
 
 #[test]
 fn dhtmlxq_main_line_and_comments() {
-    // A dpxq.com block as vschess ships it (cut to its first 30 branches,
-    // which are skipped).
+    // A dpxq.com block as vschess ships it, cut to its first 30 branches.
     let record = dhtmlxq::read(&data("vschess/dpxq-xianren-zhilu.txt"), None).unwrap();
     assert_eq!(record.moves.len(), 53);
     assert_eq!(record.start.position, Position::start());
@@ -359,7 +368,14 @@ fn dhtmlxq_main_line_and_comments() {
         record.headers.event.as_deref(),
         Some("仙人指路全集（史上最全最新版）")
     );
-    assert!(record.moves.iter().all(|s| s.variations.is_empty()));
+    // Every branch adds one line: the main line and 30 more.
+    assert_eq!(leaves(&record.moves).len(), 31);
+    // move_0_7_1 (6947…) plays 相三进五 instead of the main line's 7th ply,
+    // and comment1_44 follows that branch's 44th ply.
+    let branch = &record.moves[6].variations[0];
+    let before = &record.positions().unwrap()[6];
+    assert_eq!(names(before, &[branch[0].mv]), ["相三进五"]);
+    assert_eq!(branch[44 - 7].comment.as_deref(), Some("和"));
 }
 
 /// Every record the tests read from files.
@@ -390,6 +406,7 @@ fn all_records() -> Vec<(String, Record)> {
         "cchess/game_varations.xqf",
         "cchess/test_5_variations.xqf",
         "cchess/huang-feng-030.xqf",
+        "cchess/WildHouse.xqf",
     ] {
         out.push((path.to_owned(), read_xqf(path)));
     }

@@ -13,8 +13,11 @@
 //!   `black`, `blackteam`, `result` (红胜, 黑胜, 和棋…), `open`,
 //!   `timerule`; any other field is kept in [`Headers::other`].
 //!
-//! Branches (`move_X_Y_Z`, `commentX_Y`) are skipped: the main line and
-//! its comments are read.
+//! - `move_X_Y_Z`: branch Z, played instead of branch X's move Y (branch
+//!   0 is the main line), with `commentZ_N` after its move N; read as
+//!   variations. A branch whose branch X never appears is skipped, and a
+//!   branch ends at a move the rules forbid (on the main line such a move
+//!   is an error).
 
 use qipan_rules::xiangqi::{
     Counters, Fen, IllegalMove, Move, Piece, Position, PositionError, Setup, Side, Square,
@@ -22,8 +25,13 @@ use qipan_rules::xiangqi::{
 use qipan_rules::Reason;
 
 use super::charset::{self, Charset, EncodingError};
-use super::record::{comment, header, Headers, Outcome, Record, Step, SLOT_ROLES};
+use std::collections::HashMap;
+
+use super::record::{comment, header, Headers, Outcome, Record, Tree, SLOT_ROLES};
 use crate::MAX_INPUT_BYTES;
+
+/// How deep branches inside branches may go.
+pub const MAX_NESTING: usize = 100;
 
 /// Why a text is not a DhtmlXQ record.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -69,8 +77,14 @@ pub enum DhtmlXqError {
         /// What is wrong.
         problem: &'static str,
     },
+    /// Branches nested deeper than [`MAX_NESTING`].
+    #[error("the branch move at character {offset} nests branches more than {MAX_NESTING} deep")]
+    TooDeep {
+        /// Where its four digits start, in characters.
+        offset: usize,
+    },
     /// A move the rules forbid where it stands.
-    #[error("move {ply} of [DhtmlXQ_movelist] (character {offset}): {error}")]
+    #[error("ply {ply} (character {offset}): {error}")]
     IllegalMove {
         /// The move's ply, from 1.
         ply: usize,
@@ -92,6 +106,7 @@ impl Reason for DhtmlXqError {
             DhtmlXqError::Start(_) => "invalid-start",
             DhtmlXqError::BadMoveList { .. } => "bad-move-list",
             DhtmlXqError::IllegalMove { .. } => "illegal-move",
+            DhtmlXqError::TooDeep { .. } => "too-deep",
         }
     }
 }
@@ -236,55 +251,64 @@ pub fn read_text(text: &str) -> Result<Record, DhtmlXqError> {
     let comment_of = |name: &str| get(name).and_then(|f| comment(&f.value.replace("||", "\n")));
     let mut setup = start(get("binit"))?;
 
-    // The moves, read before the position is checked: the first one says
-    // who moves first.
-    let mut raw: Vec<(usize, Square, Square)> = Vec::new();
-    if let Some(list) = get("movelist") {
-        let ds = digits(&list.value);
-        if let Some(&(i, _)) = ds.iter().find(|(_, d)| *d == u8::MAX) {
-            return Err(DhtmlXqError::BadMoveList {
-                offset: list.at + i,
-                problem: "only digits may stand in it",
-            });
-        }
-        for group in ds.chunks(4) {
-            let at = list.at + group[0].0;
-            let [a, b, c, d] = group else {
-                return Err(DhtmlXqError::BadMoveList {
-                    offset: at,
-                    problem: "a move is four digits and the last one is cut short",
-                });
-            };
-            let from = point(a.1, b.1);
-            let to = point(c.1, d.1);
-            let (Some(from), Some(to)) = (from, to) else {
-                return Err(DhtmlXqError::BadMoveList {
-                    offset: at,
-                    problem: "a file is 0–8",
-                });
-            };
-            raw.push((at, from, to));
-        }
-    }
-    if let Some((_, from, _)) = raw.first() {
+    // The main line, read before the position is checked: its first move
+    // says who moves first.
+    let main = match get("movelist") {
+        Some(list) => moves_of(list)?,
+        None => Vec::new(),
+    };
+    if let Some((_, from, _)) = main.first() {
         if let Some(piece) = setup.board[from.index()] {
             setup.turn = piece.side;
         }
     }
     let position = Position::from_setup(&setup).map_err(DhtmlXqError::Start)?;
-    let mut pos = position.clone();
-    let mut moves = Vec::with_capacity(raw.len());
-    for (i, (at, from, to)) in raw.into_iter().enumerate() {
-        let mv = Move { from, to };
-        pos = pos.play(mv).map_err(|error| DhtmlXqError::IllegalMove {
-            ply: i + 1,
-            offset: at,
-            error,
-        })?;
-        let mut step = Step::new(mv);
-        step.comment = comment_of(&format!("comment{}", i + 1));
-        moves.push(step);
+
+    // Comments by branch and ply: `commentN` is branch 0's.
+    let mut comments: HashMap<(u32, u32), String> = HashMap::new();
+    for f in &fields {
+        let Some(id) = f.name.strip_prefix("comment") else {
+            continue;
+        };
+        let key = match id.split_once('_') {
+            Some((b, n)) => b.parse().ok().zip(n.parse().ok()),
+            None => id.parse().ok().map(|n| (0, n)),
+        };
+        if let (Some(key), Some(c)) = (key, comment(&f.value.replace("||", "\n"))) {
+            comments.insert(key, c);
+        }
     }
+    let mut tree = Branches::new(position.clone());
+    tree.add(0, 1, 0, &main, &comments)?;
+    // `move_X_Y_Z`: branch Z replaces branch X's move Y. A branch may name
+    // one listed after it, so the list is gone through until nothing
+    // more fits; a branch whose anchor never appears is skipped.
+    let mut pending: Vec<(u32, u32, u32, &Field)> = fields
+        .iter()
+        .filter_map(|f| {
+            let mut ids = f
+                .name
+                .strip_prefix("move_")?
+                .split('_')
+                .map(|n| n.parse().ok());
+            Some((ids.next()??, ids.next()??, ids.next()??, f))
+        })
+        .collect();
+    loop {
+        let before = pending.len();
+        let mut left = Vec::new();
+        for (x, y, z, f) in pending {
+            match tree.anchors.get(&(x, y)).copied() {
+                Some(at) => tree.add(z, y, at, &moves_of(f)?, &comments)?,
+                None => left.push((x, y, z, f)),
+            }
+        }
+        pending = left;
+        if pending.is_empty() || pending.len() == before {
+            break;
+        }
+    }
+    let moves = tree.tree.lines(0);
 
     let mut headers = Headers {
         event: value("event").or_else(|| value("title")),
@@ -335,6 +359,105 @@ pub fn read_text(text: &str) -> Result<Record, DhtmlXqError> {
         comment: comment_of("comment0"),
         moves,
     })
+}
+
+/// The moves of a `movelist` or `move_X_Y_Z` field: four digits each,
+/// with where each starts.
+fn moves_of(field: &Field) -> Result<Vec<(usize, Square, Square)>, DhtmlXqError> {
+    let ds = digits(&field.value);
+    if let Some(&(i, _)) = ds.iter().find(|(_, d)| *d == u8::MAX) {
+        return Err(DhtmlXqError::BadMoveList {
+            offset: field.at + i,
+            problem: "only digits may stand in it",
+        });
+    }
+    let mut out = Vec::with_capacity(ds.len() / 4);
+    for group in ds.chunks(4) {
+        let at = field.at + group[0].0;
+        let [a, b, c, d] = group else {
+            return Err(DhtmlXqError::BadMoveList {
+                offset: at,
+                problem: "a move is four digits and the last one is cut short",
+            });
+        };
+        let (Some(from), Some(to)) = (point(a.1, b.1), point(c.1, d.1)) else {
+            return Err(DhtmlXqError::BadMoveList {
+                offset: at,
+                problem: "a file is 0–8",
+            });
+        };
+        out.push((at, from, to));
+    }
+    Ok(out)
+}
+
+/// The move tree as branches are added to it.
+struct Branches {
+    tree: Tree,
+    /// The position after each node, and how deep in variations it is.
+    positions: Vec<(Position, usize)>,
+    /// `(branch, ply)` → the node after which that branch plays that ply;
+    /// `(0, 1)` is the start.
+    anchors: HashMap<(u32, u32), usize>,
+}
+
+impl Branches {
+    fn new(start: Position) -> Branches {
+        Branches {
+            tree: Tree {
+                moves: Vec::new(),
+                children: vec![Vec::new()],
+            },
+            positions: vec![(start, 0)],
+            anchors: HashMap::from([((0, 1), 0)]),
+        }
+    }
+
+    /// Adds branch `branch`'s moves, the first played as ply `ply` after
+    /// node `at`.
+    fn add(
+        &mut self,
+        branch: u32,
+        ply: u32,
+        at: usize,
+        moves: &[(usize, Square, Square)],
+        comments: &HashMap<(u32, u32), String>,
+    ) -> Result<(), DhtmlXqError> {
+        let mut at = at;
+        let mut ply = ply;
+        for &(offset, from, to) in moves {
+            let mv = Move { from, to };
+            let (pos, depth) = &self.positions[at];
+            let depth = depth + usize::from(!self.tree.children[at].is_empty());
+            if depth > MAX_NESTING {
+                return Err(DhtmlXqError::TooDeep { offset });
+            }
+            // A move the rules forbid makes the record unreadable on the
+            // main line, and ends a branch there.
+            let next = match pos.play(mv) {
+                Ok(next) => next,
+                Err(_) if branch != 0 => return Ok(()),
+                Err(error) => {
+                    return Err(DhtmlXqError::IllegalMove {
+                        ply: ply as usize,
+                        offset,
+                        error,
+                    })
+                }
+            };
+            let id = self.tree.moves.len() + 1;
+            self.tree
+                .moves
+                .push((mv, comments.get(&(branch, ply)).cloned()));
+            self.tree.children.push(Vec::new());
+            self.tree.children[at].push(id);
+            self.positions.push((next, depth));
+            ply = ply.saturating_add(1);
+            self.anchors.insert((branch, ply), id);
+            at = id;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

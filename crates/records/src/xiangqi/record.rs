@@ -305,3 +305,44 @@ pub(crate) fn header(text: &str) -> Option<String> {
     let t = t.trim();
     (!t.is_empty()).then(|| t.to_owned())
 }
+
+/// A move tree while a reader builds it: node 0 is the start, node `i + 1`
+/// is `moves[i]`, and each node lists the nodes that follow it, the main
+/// continuation first and the moves played instead of it after.
+pub(crate) struct Tree {
+    pub(crate) moves: Vec<(Move, Option<String>)>,
+    pub(crate) children: Vec<Vec<usize>>,
+}
+
+impl Tree {
+    /// The line that continues from node `from`: its first child, that
+    /// child's first child and so on; every other child becomes a
+    /// variation of the first. Recursion goes only as deep as variations
+    /// nest, which the readers bound.
+    pub(crate) fn lines(&self, from: usize) -> Vec<Step> {
+        let mut out = Vec::new();
+        let mut at = from;
+        while let Some((&main, others)) = self.children.get(at).and_then(|c| c.split_first()) {
+            let (mv, comment) = self.moves[main - 1].clone();
+            out.push(Step {
+                mv,
+                comment,
+                variations: others.iter().map(|&o| self.variation(o)).collect(),
+            });
+            at = main;
+        }
+        out
+    }
+
+    /// The line that starts with node `first`.
+    fn variation(&self, first: usize) -> Vec<Step> {
+        let (mv, comment) = self.moves[first - 1].clone();
+        let mut line = vec![Step {
+            mv,
+            comment,
+            variations: Vec::new(),
+        }];
+        line.extend(self.lines(first));
+        line
+    }
+}

@@ -34,6 +34,9 @@
 //! `"[(C) Copyright Mr. Dong Shiwei.]"` masked with bytes 8–11 or-ed with
 //! bytes 12–15 under the mask of byte 3.
 //!
+//! A move the rules forbid is an error on the main line; in a variation
+//! it ends the variation there, as other readers drop it.
+//!
 //! Writing gives version 1.0, unencrypted, which every version of the
 //! desktop programs reads: the format XQF.TXT asks other programs to write.
 
@@ -43,7 +46,7 @@ use qipan_rules::xiangqi::{
 use qipan_rules::Reason;
 
 use super::charset::{self, Charset};
-use super::record::{Headers, Outcome, Record, Step, SLOT_ROLES};
+use super::record::{Headers, Outcome, Record, Step, Tree, SLOT_ROLES};
 use crate::MAX_INPUT_BYTES;
 
 /// Where the move records start.
@@ -297,15 +300,6 @@ fn node(stream: &mut Stream, keys: &Keys) -> Result<Node, XqfError> {
     })
 }
 
-/// A move tree while it is read: nodes in file order, each with the index
-/// of the node whose move it follows (0 is step 0).
-struct Tree {
-    moves: Vec<(Move, Option<String>)>,
-    /// Children of each node (0 = step 0; node `i + 1` is `moves[i]`), the
-    /// main continuation first.
-    children: Vec<Vec<usize>>,
-}
-
 /// Reads an XQF file.
 ///
 /// # Errors
@@ -422,7 +416,7 @@ pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
             }
         }
     }
-    let moves = lines(&tree, 0);
+    let moves = tree.lines(0);
     Ok(Record {
         headers,
         start: Fen {
@@ -470,14 +464,23 @@ fn read_nodes(
 
 /// Plays every node from its parent's position, giving the tree.
 fn build(start: &Position, nodes: &[(usize, Node, usize)]) -> Result<Tree, XqfError> {
-    let mut positions: Vec<Position> = Vec::with_capacity(nodes.len() + 1);
-    positions.push(start.clone());
+    // Per node (0 = step 0): the position after it (None when the node is
+    // dropped), its ply, and whether it is on the main line.
+    let mut positions: Vec<Option<Position>> = Vec::with_capacity(nodes.len() + 1);
+    positions.push(Some(start.clone()));
     let mut plies = vec![0usize];
+    let mut main = vec![true];
     let mut tree = Tree {
         moves: Vec::with_capacity(nodes.len()),
         children: vec![Vec::new(); nodes.len() + 1],
     };
     for (i, (parent, n, _)) in nodes.iter().enumerate() {
+        let ply = plies[*parent] + 1;
+        // The main line goes on through the first move read after a main
+        // line move.
+        let on_main = main[*parent] && tree.children[*parent].is_empty();
+        plies.push(ply);
+        main.push(on_main);
         let from = point(n.from).ok_or(XqfError::BadSquare {
             offset: n.offset,
             value: n.from,
@@ -487,50 +490,30 @@ fn build(start: &Position, nodes: &[(usize, Node, usize)]) -> Result<Tree, XqfEr
             value: n.to,
         })?;
         let mv = Move { from, to };
-        let ply = plies[*parent] + 1;
-        let next = positions[*parent]
-            .play(mv)
-            .map_err(|error| XqfError::IllegalMove {
-                offset: n.offset,
-                ply,
-                error,
-            })?;
+        // A move the rules forbid makes the file unreadable on the main
+        // line; in a variation it ends the variation, and the moves after
+        // it are dropped.
+        let next = match &positions[*parent] {
+            None => None,
+            Some(before) => match before.play(mv) {
+                Ok(next) => Some(next),
+                Err(error) if on_main => {
+                    return Err(XqfError::IllegalMove {
+                        offset: n.offset,
+                        ply,
+                        error,
+                    })
+                }
+                Err(_) => None,
+            },
+        };
+        if next.is_some() {
+            tree.children[*parent].push(i + 1);
+        }
         positions.push(next);
-        plies.push(ply);
         tree.moves.push((mv, n.comment.clone()));
-        tree.children[*parent].push(i + 1);
     }
     Ok(tree)
-}
-
-/// The line that continues from node `from`: its first child, that
-/// child's first child and so on; every other child becomes a variation
-/// of the first.
-fn lines(tree: &Tree, from: usize) -> Vec<Step> {
-    let mut out = Vec::new();
-    let mut at = from;
-    while let Some((&main, others)) = tree.children[at].split_first() {
-        let (mv, comment) = tree.moves[main - 1].clone();
-        out.push(Step {
-            mv,
-            comment,
-            variations: others.iter().map(|&o| variation(tree, o)).collect(),
-        });
-        at = main;
-    }
-    out
-}
-
-/// The line that starts with node `first`.
-fn variation(tree: &Tree, first: usize) -> Vec<Step> {
-    let (mv, comment) = tree.moves[first - 1].clone();
-    let mut line = vec![Step {
-        mv,
-        comment,
-        variations: Vec::new(),
-    }];
-    line.extend(lines(tree, first));
-    line
 }
 
 // ---- writing ---------------------------------------------------------------
