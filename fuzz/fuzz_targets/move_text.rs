@@ -24,13 +24,16 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         let printed = parsed.to_string();
-        let back: MoveText = printed
-            .parse()
-            .unwrap_or_else(|e| panic!("{line:?} prints as {printed:?}, which does not parse: {e}"));
+        let back: MoveText = printed.parse().unwrap_or_else(|e| {
+            panic!("{line:?} prints as {printed:?}, which does not parse: {e}")
+        });
         assert_eq!(back, parsed, "{line:?} → {printed:?}");
         match parsed.resolve(&pos) {
             Ok(m) => {
-                assert!(pos.is_legal(m), "{line:?} resolves to {m}, not legal in {pos:?}");
+                assert!(
+                    pos.is_legal(m),
+                    "{line:?} resolves to {m}, not legal in {pos:?}"
+                );
                 for name in [chinese(&pos, m), wxf(&pos, m)].into_iter().flatten() {
                     assert_eq!(read_move(&pos, &name), Ok(m), "{name} in {pos:?}");
                 }
