@@ -158,3 +158,24 @@ pub fn code_target<G: Game + PartialEq + Debug>(
     check(&pos);
     walk(&pos, steps, check);
 }
+
+/// The record as PGN writes it back: a `}` inside a comment is written
+/// `｝`, so that the comment stays one (see `qipan_records::xiangqi::pgn`).
+pub fn as_pgn_keeps_it(record: &qipan_records::xiangqi::Record) -> qipan_records::xiangqi::Record {
+    fn line(steps: &mut [qipan_records::xiangqi::Step]) {
+        for step in steps {
+            if let Some(c) = &mut step.comment {
+                *c = c.replace('}', "｝");
+            }
+            for v in &mut step.variations {
+                line(v);
+            }
+        }
+    }
+    let mut r = record.clone();
+    if let Some(c) = &mut r.comment {
+        *c = c.replace('}', "｝");
+    }
+    line(&mut r.moves);
+    r
+}

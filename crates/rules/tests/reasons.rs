@@ -191,6 +191,63 @@ fn xiangqi_codes_fens_and_positions() {
             "leaves-general-in-check",
         ),
     ]);
+    use xiangqi::{Candidate, ParseMoveTextError, ResolveError, Which};
+    check(vec![
+        (ParseMoveTextError::Empty, "empty-move"),
+        (
+            ParseMoveTextError::Unexpected {
+                text: "炮二走五".into(),
+                position: 3,
+                character: '走',
+                expected: "进, 退 or 平",
+            },
+            "unexpected-character",
+        ),
+        (
+            ParseMoveTextError::WrongLength {
+                text: "炮二平".into(),
+                length: 3,
+                expected: "four characters",
+            },
+            "wrong-length",
+        ),
+    ]);
+    check(vec![
+        (
+            ResolveError::NoSuchPiece {
+                text: "炮三平五".into(),
+                piece: general,
+                which: Which::File(3),
+            },
+            "no-such-piece",
+        ),
+        (
+            ResolveError::Ambiguous {
+                text: "车二进一".into(),
+                candidates: vec![Candidate {
+                    mv,
+                    name: "前车进一".into(),
+                }],
+            },
+            "ambiguous-move",
+        ),
+        (
+            ResolveError::Impossible {
+                text: "马二平三".into(),
+                piece: general,
+                from: sq("h0"),
+                why: "moves one file and two ranks",
+            },
+            "impossible-move",
+        ),
+        (
+            ResolveError::Illegal {
+                text: "e5e4".into(),
+                error: IllegalMove::NoPiece { mv },
+            },
+            "no-piece",
+        ),
+    ]);
     let bad_move = "x".parse::<xiangqi::Move>().expect_err("not ICCS");
     assert_eq!(bad_move.reason(), "malformed-action");
     let bad_square = "x".parse::<xiangqi::Square>().expect_err("not ICCS");

@@ -37,7 +37,10 @@ pub use code::{CodeError, CODE_LEN};
 pub use fen::{Counters, Fen, FenError};
 pub use history::{History, HistoryError, MOVE_LIMIT_PLIES, REPETITIONS};
 pub use key::PositionKey;
-pub use notation::{chinese, names, wxf, Name, Namer, Names};
+pub use notation::{
+    chinese, names, read_move, wxf, Candidate, Descriptive, Direction, Family, MoveText,
+    MoveTextError, Name, Namer, Names, Numerals, ParseMoveTextError, Place, ResolveError, Which,
+};
 pub use position::{IllegalMove, Position, PositionError, Setup};
 pub use types::{
     Move, ParseMoveError, ParseSideError, ParseSquareError, Piece, Role, Side, Square,

@@ -20,6 +20,16 @@
 //! all of them, from the mover's right file to the left and front to back
 //! (`一兵平五`). Advisors and elephants never need 前/后: two on one file
 //! always move in opposite directions.
+//!
+//! Reading a move back from any of these texts, or from ICCS, is the
+//! `parse` submodule's job: [`MoveText`] and [`read_move`].
+
+mod parse;
+
+pub use parse::{
+    read_move, Candidate, Descriptive, Family, MoveText, MoveTextError, Numerals,
+    ParseMoveTextError, Place, ResolveError, Which,
+};
 
 use super::position::SLOT_PIECE;
 use super::types::{Move, Piece, Role, Side, Square};
@@ -28,11 +38,15 @@ use std::fmt;
 
 const CHINESE_DIGITS: [char; 10] = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
-/// Which way a move goes, seen from the mover.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Direction {
+/// Which way a move goes, seen from the mover: 进 (`+`), 退 (`-`) or 平
+/// (`.`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// 进, `+`: towards the other side's back rank.
     Forward,
+    /// 退, `-`: towards the mover's own back rank.
     Backward,
+    /// 平, `.`: along the rank.
     Sideways,
 }
 
