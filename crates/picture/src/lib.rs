@@ -53,11 +53,13 @@
 use qipan_rules::{gomoku, quoridor, xiangqi, AnyAction, AnyPosition, GameKind, Reason};
 
 mod canvas;
+mod card;
 mod fonts;
 mod games;
 mod panel;
 mod render;
 
+pub use card::{Card, CARD_HEIGHT, CARD_WIDTH};
 pub use panel::{ClockFace, Panel, PanelPlayer};
 
 /// The narrowest picture, in pixels.
@@ -287,6 +289,59 @@ pub fn duel_png(
     render::png(&duel_svg(pos, options, panel)?)
 }
 
+/// Draws a chat card: `pos` as [`svg`] draws it, on the left of a
+/// landscape picture of 1.91:1, with `card`'s caption on the right (see
+/// [`Card`]). `options.size` is the card's width: [`CARD_WIDTH`] gives the
+/// 1200 × 630 pixels link previews ask for.
+///
+/// ```
+/// use qipan_picture::{card_png, Card, Options, CARD_HEIGHT, CARD_WIDTH};
+/// use qipan_rules::{xiangqi, AnyPosition};
+///
+/// let start = AnyPosition::from(xiangqi::Position::start());
+/// let options = Options { size: CARD_WIDTH, ..Options::default() };
+/// let card = Card {
+///     title: "象棋".into(),
+///     players: vec!["王小明".into(), "李华".into()],
+///     headline: "红方走棋".into(),
+///     details: vec!["第1回合".into()],
+/// };
+/// let bytes = card_png(&start, &options, &card).unwrap();
+/// assert_eq!(&bytes[16..24], [&CARD_WIDTH.to_be_bytes()[..], &CARD_HEIGHT.to_be_bytes()[..]].concat());
+/// ```
+///
+/// # Errors
+///
+/// As [`svg`].
+pub fn card_svg(pos: &AnyPosition, options: &Options, card: &Card) -> Result<String, PictureError> {
+    Ok(card::draw(pos, options, card)?.finish())
+}
+
+/// Renders the card [`card_svg`] draws as a PNG.
+///
+/// # Errors
+///
+/// As [`card_svg`]; [`PictureError::Render`] should the renderer refuse
+/// the drawing.
+pub fn card_png(
+    pos: &AnyPosition,
+    options: &Options,
+    card: &Card,
+) -> Result<Vec<u8>, PictureError> {
+    render::png(&card_svg(pos, options, card)?)
+}
+
+/// The width and height in pixels of a card `width` pixels wide.
+///
+/// # Errors
+///
+/// [`PictureError::SizeOutOfRange`] for a width outside
+/// [`MIN_SIZE`]..=[`MAX_SIZE`].
+pub fn card_dimensions(width: u32) -> Result<(u32, u32), PictureError> {
+    check_size(width)?;
+    Ok((width, card::height(width)))
+}
+
 /// The width and height in pixels of the picture [`duel_svg`] and
 /// [`duel_png`] draw.
 ///
@@ -300,6 +355,23 @@ pub fn duel_dimensions(
 ) -> Result<(u32, u32), PictureError> {
     let canvas = panel::draw(pos, options, panel)?;
     Ok((canvas.width(), canvas.height()))
+}
+
+/// The characters of `text` that a player's name or a caption is drawn
+/// without: each is drawn as a box (the text font's `.notdef`, a square
+/// with a cross). Empty for any name in the scripts the embedded text font
+/// holds — every hanzi of GB 2312 and of Big5's common set, JIS level-1
+/// kanji, kana, KS X 1001 hangul, Latin with the accents of Latin-1 and
+/// pinyin, Greek, Cyrillic, full-width forms (`fonts/README.md` lists
+/// them) — and for an accented letter whose base letter it holds, which is
+/// drawn without the accent.
+///
+/// ```
+/// assert!(qipan_picture::missing_glyphs("王小明 vs 陳大文").is_empty());
+/// assert_eq!(qipan_picture::missing_glyphs("สมชาย"), ['ส', 'ม', 'ช', 'า', 'ย']);
+/// ```
+pub fn missing_glyphs(text: &str) -> Vec<char> {
+    fonts::missing(text)
 }
 
 /// Checks the width asked for.

@@ -17,7 +17,10 @@ use std::path::{Path, PathBuf};
 
 use std::time::Duration;
 
-use qipan_picture::{duel_png, duel_svg, png, svg, ClockFace, Options, Panel, PanelPlayer};
+use qipan_picture::{
+    card_png, card_svg, duel_png, duel_svg, png, svg, Card, ClockFace, Options, Panel, PanelPlayer,
+    CARD_WIDTH,
+};
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use resvg::tiny_skia::Pixmap;
 
@@ -126,6 +129,18 @@ fn check(name: &str, pos: &AnyPosition, options: &Options) {
 fn check_duel(name: &str, pos: &AnyPosition, options: &Options, panel: &Panel) {
     let text = duel_svg(pos, options, panel).unwrap_or_else(|e| panic!("{name}: {e}"));
     let bytes = duel_png(pos, options, panel).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let dir = golden_dir();
+    golden(&dir.join(format!("{name}.svg")), text.as_bytes(), |e, a| {
+        compare_svg(name, e, a)
+    });
+    golden(&dir.join(format!("{name}.png")), &bytes, |e, a| {
+        compare_png(name, e, a)
+    });
+}
+
+fn check_card(name: &str, pos: &AnyPosition, options: &Options, card: &Card) {
+    let text = card_svg(pos, options, card).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bytes = card_png(pos, options, card).unwrap_or_else(|e| panic!("{name}: {e}"));
     let dir = golden_dir();
     golden(&dir.join(format!("{name}.svg")), text.as_bytes(), |e, a| {
         compare_svg(name, e, a)
@@ -315,6 +330,39 @@ fn quoridor_untimed_duel_flipped() {
         ..with_last(last)
     };
     check_duel("duel-quoridor-flipped", &pos, &options, &panel);
+}
+
+#[test]
+fn xiangqi_duel_card_in_chinese() {
+    let (pos, last) = common::xiangqi_middlegame();
+    let card = Card {
+        title: "象棋".to_owned(),
+        players: vec!["王小明".to_owned(), "陳大文 (Chan Tai-man)".to_owned()],
+        headline: "黑方走棋，被将军".to_owned(),
+        details: vec!["上一步 车三进二".to_owned(), "第10回合".to_owned()],
+    };
+    let options = Options {
+        size: CARD_WIDTH,
+        ..with_last(last)
+    };
+    check_card("card-xiangqi-duel", &pos, &options, &card);
+}
+
+#[test]
+fn gomoku_position_card_with_a_long_headline_at_half_size() {
+    // No players: a position of no match. The headline is made smaller,
+    // then cut short.
+    let card = Card {
+        title: "Gomoku 五子棋".to_owned(),
+        players: Vec::new(),
+        headline: "Five in a row: black wins, and the headline goes on".to_owned(),
+        details: vec!["Last move: l8".to_owned()],
+    };
+    let options = Options {
+        size: CARD_WIDTH / 2,
+        ..Options::default()
+    };
+    check_card("card-gomoku-half", &common::gomoku_won(), &options, &card);
 }
 
 #[test]
