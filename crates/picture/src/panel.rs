@@ -76,28 +76,54 @@ pub(crate) fn draw(
         return Err(PictureError::NotADuel { game: kind });
     };
     let board = games::draw(pos, options)?;
-    let (w, h) = board.view();
-    // Everything is measured in the board's own units, so it keeps its
-    // scale and the bands scale with it.
-    let band = (w * 0.12).round();
-    let footer = if panel.result.is_some() {
-        (w * 0.09).round()
-    } else {
-        0.0
-    };
-    let mut c = Canvas::new(options.size, w, band + h + band + footer);
-    c.rect(0.0, 0.0, w, band + h + band + footer).fill(BAND);
     let (top, bottom) = if options.flip {
         ((first, &panel.players[0]), (second, &panel.players[1]))
     } else {
         ((second, &panel.players[1]), (first, &panel.players[0]))
     };
-    c.place(board, 0.0, band);
-    player_band(&mut c, 0.0, w, band, top);
-    player_band(&mut c, band + h, w, band, bottom);
-    if let Some(result) = &panel.result {
-        let y = band + h + band + footer / 2.0;
-        c.rect(0.0, band + h + band, w, footer).fill(BAND);
+    Ok(around(
+        board,
+        options.size,
+        [Some(top), Some(bottom)],
+        panel.result.as_deref(),
+    ))
+}
+
+/// A player's band: the side it plays and what to show of it.
+pub(crate) type Band<'a> = (AnyPlayer, &'a PanelPlayer);
+
+/// `board` in a picture `size` pixels wide, with the bands given above and
+/// below it and, under them, the result line if there is one.
+pub(crate) fn around(
+    board: Canvas,
+    size: u32,
+    [top, bottom]: [Option<Band<'_>>; 2],
+    result: Option<&str>,
+) -> Canvas {
+    let (w, h) = board.view();
+    // Everything is measured in the board's own units, so it keeps its
+    // scale and the bands scale with it.
+    let band = (w * 0.12).round();
+    let top_h = if top.is_some() { band } else { 0.0 };
+    let bottom_h = if bottom.is_some() { band } else { 0.0 };
+    let footer = if result.is_some() {
+        (w * 0.09).round()
+    } else {
+        0.0
+    };
+    let total = top_h + h + bottom_h + footer;
+    let mut c = Canvas::new(size, w, total);
+    c.rect(0.0, 0.0, w, total).fill(BAND);
+    c.place(board, 0.0, top_h);
+    if let Some(player) = top {
+        player_band(&mut c, 0.0, w, band, player);
+    }
+    if let Some(player) = bottom {
+        player_band(&mut c, top_h + h, w, band, player);
+    }
+    if let Some(result) = result {
+        let y0 = top_h + h + bottom_h;
+        c.rect(0.0, y0, w, footer).fill(BAND);
         let style = Style {
             font: Font::Text,
             size: footer * 0.5,
@@ -108,23 +134,17 @@ pub(crate) fn draw(
             &mut c,
             &result,
             w / 2.0,
-            y - footer * 0.08,
+            y0 + footer / 2.0 - footer * 0.08,
             style,
             Anchor::Middle,
             Middle::Cap,
         );
     }
-    Ok(c)
+    c
 }
 
 /// One player's band, `height` high from `y`: disc, name, clock.
-fn player_band(
-    c: &mut Canvas,
-    y: f64,
-    w: f64,
-    height: f64,
-    (side, player): (AnyPlayer, &PanelPlayer),
-) {
+fn player_band(c: &mut Canvas, y: f64, w: f64, height: f64, (side, player): Band<'_>) {
     let mid = y + height / 2.0;
     let pad = height * 0.22;
     let r = height * 0.22;
