@@ -2,8 +2,8 @@
 //! position, and a PNG rendered from that same SVG.
 //!
 //! The crate is pure, like the rules it draws: no I/O, no clock, no system
-//! fonts. Text is written into the SVG as glyph outlines taken from two
-//! small fonts embedded in the crate (see `fonts/README.md`), so the served
+//! fonts. Text is written into the SVG as glyph outlines taken from three
+//! fonts embedded in the crate (see `fonts/README.md`), so the served
 //! SVG looks the same in every viewer and the PNG looks the same on every
 //! machine. The PNG is rendered with `resvg` from the SVG string [`svg`]
 //! returns, so the two never disagree.
@@ -43,6 +43,16 @@
 //! below the board for each player (a disc of its side's colour, its name,
 //! its clock with the running one lit) and, once the match is over, a line
 //! saying how it ended: see [`Panel`].
+//!
+//! A chat card ([`card_svg`], [`card_png`]) puts the board on the left of a
+//! landscape picture of 1.91:1 (1200 × 630 at full size) and a caption the
+//! caller wrote on the right: see [`Card`]. An animated replay
+//! ([`replay_gif`]) draws a list of positions as a looping GIF, each frame
+//! the duel picture of its position.
+//!
+//! Players' names, results and captions are drawn in any script an embedded
+//! subset of Noto Sans CJK SC holds (GB 2312's and Big5's hanzi, kana,
+//! hangul, Latin, Greek, Cyrillic: see [`missing_glyphs`]).
 //!
 //! While a two-player game goes on, the side to move is marked: a small
 //! disc in the corner beside its back rank (xiangqi), a small stone in the
