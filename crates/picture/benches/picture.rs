@@ -22,11 +22,12 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 use qipan_picture::{
     card_png, duel_png, png, replay_gif, svg, Card, Options, Panel, PanelPlayer, ReplayCaption,
-    ReplayFrame, ReplayOptions, CARD_WIDTH,
+    ReplayOptions, CARD_WIDTH,
 };
-use qipan_rules::{xiangqi, AnyAction, AnyPosition, GameKind};
+use qipan_rules::{AnyAction, AnyPosition, GameKind};
 
-const GAME: &str = include_str!("../tests/data/xiangqi-1982-liu-yang.txt");
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 /// The middlegame of the rules' own xiangqi bench (`benches/xiangqi.rs` at
 /// the workspace root): h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 a9b9 a0b0 c6c5
@@ -35,7 +36,8 @@ const MIDDLEGAME: &str = "VVRWU1dBRT1SHEMqNjo-WgQDBQIGFCsBBxJaGx8jL1o";
 /// Black's last move in it.
 const LAST: &str = "g7h5";
 
-fn pictures(c: &mut Criterion) {
+/// The middlegame and the options that mark its last move.
+fn middlegame() -> (AnyPosition, Options) {
     let pos =
         AnyPosition::from_code(GameKind::Xiangqi, MIDDLEGAME).expect("the bench code is valid");
     let last = AnyAction::parse(GameKind::Xiangqi, LAST).expect("the last move parses");
@@ -43,6 +45,11 @@ fn pictures(c: &mut Criterion) {
         last: Some(last),
         ..Options::default()
     };
+    (pos, options)
+}
+
+fn pictures(c: &mut Criterion) {
+    let (pos, options) = middlegame();
     let text = svg(&pos, &options).expect("the middlegame draws");
     assert!(text.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="480" height="528""#));
     let bytes = png(&pos, &options).expect("the middlegame renders");
@@ -71,13 +78,7 @@ fn named(first: &str, second: &str, result: &str) -> Panel {
 }
 
 fn duels_and_cards(c: &mut Criterion) {
-    let pos =
-        AnyPosition::from_code(GameKind::Xiangqi, MIDDLEGAME).expect("the bench code is valid");
-    let last = AnyAction::parse(GameKind::Xiangqi, LAST).expect("the last move parses");
-    let options = Options {
-        last: Some(last),
-        ..Options::default()
-    };
+    let (pos, options) = middlegame();
     let cjk = named("柳大华", "杨官璘", "和棋 · 双方同意");
     let ascii = named("Liu Dahua", "Yang Guanlin", "Drawn by agreement");
     let mut group = c.benchmark_group("xiangqi_duel");
@@ -110,23 +111,7 @@ fn duels_and_cards(c: &mut Criterion) {
 }
 
 fn replays(c: &mut Criterion) {
-    let mut pos = AnyPosition::from(xiangqi::Position::start());
-    let mut frames = vec![ReplayFrame {
-        position: pos.clone(),
-        last: None,
-    }];
-    let moves = GAME
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .flat_map(str::split_whitespace);
-    for text in moves.take(100) {
-        let action = AnyAction::parse(GameKind::Xiangqi, text).expect("the record parses");
-        pos = pos.play(action).expect("the record is legal");
-        frames.push(ReplayFrame {
-            position: pos.clone(),
-            last: Some(action),
-        });
-    }
+    let frames = common::xiangqi_record(100);
     let caption = ReplayCaption {
         names: vec![Some("柳大华".to_owned()), Some("杨官璘".to_owned())],
         result: Some("和棋 1/2-1/2".to_owned()),

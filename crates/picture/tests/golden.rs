@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use qipan_picture::{
     card_png, card_svg, duel_png, duel_svg, png, svg, Card, ClockFace, Options, Panel, PanelPlayer,
-    CARD_WIDTH,
+    PictureError, CARD_WIDTH,
 };
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use resvg::tiny_skia::Pixmap;
@@ -114,9 +114,14 @@ fn compare_png(name: &str, expected: &[u8], actual: &[u8]) {
     );
 }
 
-fn check(name: &str, pos: &AnyPosition, options: &Options) {
-    let text = svg(pos, options).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let bytes = png(pos, options).unwrap_or_else(|e| panic!("{name}: {e}"));
+/// Compares a drawing's SVG and PNG with their goldens.
+fn check_drawn(
+    name: &str,
+    text: Result<String, PictureError>,
+    bytes: Result<Vec<u8>, PictureError>,
+) {
+    let text = text.unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bytes = bytes.unwrap_or_else(|e| panic!("{name}: {e}"));
     let dir = golden_dir();
     golden(&dir.join(format!("{name}.svg")), text.as_bytes(), |e, a| {
         compare_svg(name, e, a)
@@ -124,30 +129,26 @@ fn check(name: &str, pos: &AnyPosition, options: &Options) {
     golden(&dir.join(format!("{name}.png")), &bytes, |e, a| {
         compare_png(name, e, a)
     });
+}
+
+fn check(name: &str, pos: &AnyPosition, options: &Options) {
+    check_drawn(name, svg(pos, options), png(pos, options));
 }
 
 fn check_duel(name: &str, pos: &AnyPosition, options: &Options, panel: &Panel) {
-    let text = duel_svg(pos, options, panel).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let bytes = duel_png(pos, options, panel).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let dir = golden_dir();
-    golden(&dir.join(format!("{name}.svg")), text.as_bytes(), |e, a| {
-        compare_svg(name, e, a)
-    });
-    golden(&dir.join(format!("{name}.png")), &bytes, |e, a| {
-        compare_png(name, e, a)
-    });
+    check_drawn(
+        name,
+        duel_svg(pos, options, panel),
+        duel_png(pos, options, panel),
+    );
 }
 
 fn check_card(name: &str, pos: &AnyPosition, options: &Options, card: &Card) {
-    let text = card_svg(pos, options, card).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let bytes = card_png(pos, options, card).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let dir = golden_dir();
-    golden(&dir.join(format!("{name}.svg")), text.as_bytes(), |e, a| {
-        compare_svg(name, e, a)
-    });
-    golden(&dir.join(format!("{name}.png")), &bytes, |e, a| {
-        compare_png(name, e, a)
-    });
+    check_drawn(
+        name,
+        card_svg(pos, options, card),
+        card_png(pos, options, card),
+    );
 }
 
 fn clock(ms: u64, running: bool) -> Option<ClockFace> {

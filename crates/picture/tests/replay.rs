@@ -17,31 +17,11 @@ use qipan_picture::{
 use qipan_rules::{gomoku, xiangqi, AnyAction, AnyPosition, GameKind, Reason};
 use resvg::tiny_skia::Pixmap;
 
-const GAME: &str = include_str!("data/xiangqi-1982-liu-yang.txt");
 /// The position after the record's last move, as its source gives it.
 const FINAL_FEN: &str = "3akc3/9/4ba3/r7p/P1bC5/9/8P/3AB1N2/4K1nR1/2B6 b";
 
-/// The game's first `plies` moves as frames: the start, then each
-/// position with the move that led to it.
 fn game(plies: usize) -> Vec<ReplayFrame> {
-    let mut pos = AnyPosition::from(xiangqi::Position::start());
-    let mut frames = vec![ReplayFrame {
-        position: pos.clone(),
-        last: None,
-    }];
-    let moves = GAME
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .flat_map(str::split_whitespace);
-    for text in moves.take(plies) {
-        let action = AnyAction::parse(GameKind::Xiangqi, text).unwrap_or_else(|e| panic!("{e}"));
-        pos = pos.play(action).unwrap_or_else(|e| panic!("{text}: {e}"));
-        frames.push(ReplayFrame {
-            position: pos.clone(),
-            last: Some(action),
-        });
-    }
-    frames
+    common::xiangqi_record(plies)
 }
 
 fn caption() -> ReplayCaption {
