@@ -383,6 +383,11 @@ fn match_routes() -> actix_web::Scope {
             get().to(picture::match_png),
         ))
         .service(resource(
+            "/{id}/card.png",
+            GET,
+            get().to(picture::match_card),
+        ))
+        .service(resource(
             "/{id}/ws",
             GET_ONLY,
             web::get().to(socket::socket),
@@ -480,6 +485,11 @@ fn game_routes(scope: actix_web::Scope) -> actix_web::Scope {
             "/{code}/picture.png",
             GET,
             get().to(picture::state_png),
+        ))
+        .service(resource(
+            "/{code}/card.png",
+            GET,
+            get().to(picture::state_card),
         ))
 }
 

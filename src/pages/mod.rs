@@ -11,6 +11,7 @@
 
 use std::fmt::Write as _;
 
+use qipan_picture::{CARD_HEIGHT, CARD_WIDTH};
 use qipan_rules::{AnyPlayer, GameKind};
 
 use crate::wire::state::{State, StatusView};
@@ -173,7 +174,7 @@ pub struct Page<'a> {
     pub facts: Vec<Fact>,
     /// The picture, as SVG (shown) and PNG (for previews).
     pub svg: String,
-    /// The PNG for previews.
+    /// The chat card for previews (PNG, `CARD_WIDTH` × `CARD_HEIGHT`).
     pub png: String,
     /// The picture's width and height in pixels, at the default size.
     pub dimensions: (u32, u32),
@@ -276,8 +277,8 @@ impl Page<'_> {
              <meta property=\"og:url\" content=\"{url}\">\n\
              <meta property=\"og:image\" content=\"{png}\">\n\
              <meta property=\"og:image:type\" content=\"image/png\">\n\
-             <meta property=\"og:image:width\" content=\"{w}\">\n\
-             <meta property=\"og:image:height\" content=\"{h}\">\n\
+             <meta property=\"og:image:width\" content=\"{CARD_WIDTH}\">\n\
+             <meta property=\"og:image:height\" content=\"{CARD_HEIGHT}\">\n\
              <meta property=\"og:image:alt\" content=\"{alt}\">\n\
              <meta name=\"twitter:card\" content=\"summary_large_image\">\n\
              <meta name=\"twitter:title\" content=\"{t}\">\n\

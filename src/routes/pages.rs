@@ -84,8 +84,8 @@ fn vary_by_language(mut res: HttpResponse) -> HttpResponse {
     res
 }
 
-/// The width in pixels of the PNG that previews show (the page itself
-/// shows the SVG, scaled to fit).
+/// The width in pixels the page's picture is sized at (it shows the SVG,
+/// scaled to fit; previews show the chat card).
 const PAGE_PICTURE: u32 = 600;
 
 fn status_of(pos: &AnyPosition) -> StatusView {
@@ -162,10 +162,7 @@ pub async fn state_page(
                 invite: None,
                 facts,
                 svg: format!("{json}/picture.svg{suffix}"),
-                png: format!(
-                    "{json}/picture.png?size={PAGE_PICTURE}{}",
-                    suffix.replacen('?', "&", 1)
-                ),
+                png: format!("{json}/card.png{suffix}"),
                 dimensions,
                 links: vec![
                     Link {
@@ -377,10 +374,7 @@ fn render_match(
         invite,
         facts,
         svg: format!("{json}/picture.svg?v={}", m.version.get()),
-        png: format!(
-            "{json}/picture.png?size={PAGE_PICTURE}&v={}",
-            m.version.get()
-        ),
+        png: format!("{json}/card.png?v={}", m.version.get()),
         dimensions: match super::picture::panel(snapshot) {
             Some(panel) => qipan_picture::duel_dimensions(&m.position, &options, &panel),
             None => qipan_picture::dimensions(&m.position, &options),

@@ -2,7 +2,10 @@
 //! function of the URL: immutable, cached like state views) and `GET
 //! /v1/matches/{id}/picture.svg|png` (the match's current position with its
 //! last move marked and, for a duel, each seat's name and clock and how it
-//! ended; revalidated by the match's version).
+//! ended; revalidated by the match's version). Beside each, `card.png`: the
+//! chat card, 1200 × 630, the board with a caption that says what the share
+//! page says (the game, the players, how it stands, the last move), which
+//! the share pages name as their preview image.
 //!
 //! Drawing is the `qipan-picture` crate's; here the query becomes its
 //! [`Options`], and PNG rendering, which takes milliseconds, runs on the
@@ -10,7 +13,7 @@
 
 use actix_web::http::header::{self, EntityTag, HeaderValue};
 use actix_web::{web, HttpRequest, HttpResponse};
-use qipan_picture::{ClockFace, Options, Panel, PanelPlayer, PictureError};
+use qipan_picture::{Card, ClockFace, Options, Panel, PanelPlayer, PictureError, CARD_WIDTH};
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 
 use super::conditional;
@@ -21,11 +24,12 @@ use crate::cache::ViewCache;
 use crate::games;
 use crate::matches::clock::slot;
 use crate::matches::{Mode, Seat, Snapshot};
-use crate::pages::headline;
+use crate::pages::{game_name, headline, player_name};
 use crate::problem::{ApiError, Problem, ProblemKind};
 use crate::wire::picture::PictureQuery;
+use crate::wire::state::StatusView;
 
-/// The two forms of a picture.
+/// The forms of a picture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// `image/svg+xml`, text drawn as outlines so it looks the same
@@ -33,6 +37,18 @@ pub enum Format {
     Svg,
     /// `image/png`, rendered from the same SVG.
     Png,
+    /// The chat card, `image/png`: the board beside a caption.
+    Card,
+}
+
+/// What a picture shows besides the board.
+enum Around {
+    /// Nothing: the board alone.
+    Nothing,
+    /// A duel's bands and result line.
+    Panel(Panel),
+    /// A chat card's caption.
+    Caption(Card),
 }
 
 impl Format {
@@ -40,37 +56,53 @@ impl Format {
         match self {
             Format::Svg => "svg",
             Format::Png => "png",
+            Format::Card => "card.png",
         }
     }
 
     fn content_type(self) -> HeaderValue {
         match self {
             Format::Svg => HeaderValue::from_static("image/svg+xml"),
-            Format::Png => HeaderValue::from_static("image/png"),
+            Format::Png | Format::Card => HeaderValue::from_static("image/png"),
         }
     }
 
-    /// Draws `pos`, with a duel's `panel` around it; PNG on the blocking
-    /// pool.
+    /// Draws `pos` with what goes `around` it; PNG on the blocking pool.
     async fn draw(
         self,
         pos: AnyPosition,
         options: Options,
-        panel: Option<Panel>,
+        around: Around,
     ) -> Result<Vec<u8>, ApiError> {
-        let drawn = match (self, panel) {
-            (Format::Svg, None) => qipan_picture::svg(&pos, &options).map(String::into_bytes),
-            (Format::Svg, Some(panel)) => {
+        let drawn = match (self, around) {
+            (Format::Svg, Around::Nothing) => {
+                qipan_picture::svg(&pos, &options).map(String::into_bytes)
+            }
+            (Format::Svg, Around::Panel(panel)) => {
                 qipan_picture::duel_svg(&pos, &options, &panel).map(String::into_bytes)
             }
-            (Format::Png, panel) => web::block(move || match panel {
-                None => qipan_picture::png(&pos, &options),
-                Some(panel) => qipan_picture::duel_png(&pos, &options, &panel),
+            (Format::Svg, Around::Caption(card)) => {
+                qipan_picture::card_svg(&pos, &options, &card).map(String::into_bytes)
+            }
+            (Format::Png | Format::Card, around) => web::block(move || match around {
+                Around::Nothing => qipan_picture::png(&pos, &options),
+                Around::Panel(panel) => qipan_picture::duel_png(&pos, &options, &panel),
+                Around::Caption(card) => qipan_picture::card_png(&pos, &options, &card),
             })
             .await
             .map_err(|e| ApiError::Internal(anyhow::anyhow!("picture thread: {e}")))?,
         };
         drawn.map_err(problem)
+    }
+
+    /// The options of the query, a card's width defaulting to the size
+    /// link previews ask for.
+    fn options(self, kind: GameKind, query: &PictureQuery) -> Result<Options, ApiError> {
+        let mut options = options(kind, query)?;
+        if self == Format::Card && query.size.is_none() {
+            options.size = CARD_WIDTH;
+        }
+        Ok(options)
     }
 }
 
@@ -84,9 +116,15 @@ pub fn problem(e: PictureError) -> ApiError {
         PictureError::Render { .. } | PictureError::NotADuel { .. } => {
             ApiError::Internal(anyhow::Error::new(e))
         }
+        // A frame of a replay refused for its own reason is refused so.
+        PictureError::InFrame { error, .. } => problem(*error),
         PictureError::SizeOutOfRange { .. }
         | PictureError::LastOfAnotherGame { .. }
-        | PictureError::ImpossibleLast { .. } => {
+        | PictureError::ImpossibleLast { .. }
+        | PictureError::ReplaySizeOutOfRange { .. }
+        | PictureError::EmptyReplay
+        | PictureError::TooManyFrames { .. }
+        | PictureError::MixedFrames { .. } => {
             Problem::new(ProblemKind::InvalidQuery, e.to_string()).into()
         }
     }
@@ -193,6 +231,17 @@ pub async fn state_png(
     state_picture(Format::Png, game, req, code, query, cache).await
 }
 
+/// `GET /v1/{game}/{code}/card.png`
+pub async fn state_card(
+    game: Game,
+    req: HttpRequest,
+    code: Code,
+    query: web::Query<PictureQuery>,
+    cache: web::Data<ViewCache>,
+) -> Result<HttpResponse, ApiError> {
+    state_picture(Format::Card, game, req, code, query, cache).await
+}
+
 async fn state_picture(
     format: Format,
     Game(kind): Game,
@@ -209,12 +258,16 @@ async fn state_picture(
         )
         .into());
     }
-    let options = options(kind, &query)?;
+    let options = format.options(kind, &query)?;
     let key = format!("{kind}/{code}/picture.{}", canonical(format, &options));
     if let Some(hit) = cache.get(&key) {
         return Ok(immutable(&req, hit));
     }
-    let body = format.draw(pos, options, None).await?;
+    let around = match format {
+        Format::Card => Around::Caption(state_caption(&pos, options.last.as_ref())),
+        Format::Svg | Format::Png => Around::Nothing,
+    };
+    let body = format.draw(pos, options, around).await?;
     let rendered = Rendered::typed(body, format.content_type());
     cache.insert(key, rendered.clone());
     Ok(immutable(&req, rendered))
@@ -240,6 +293,16 @@ pub async fn match_png(
     match_picture(Format::Png, service, id, req, query).await
 }
 
+/// `GET /v1/matches/{id}/card.png`
+pub async fn match_card(
+    service: Service,
+    id: Id,
+    req: HttpRequest,
+    query: web::Query<PictureQuery>,
+) -> Result<HttpResponse, ApiError> {
+    match_picture(Format::Card, service, id, req, query).await
+}
+
 /// A match changes, so its picture is revalidated (`no-cache`) with an
 /// entity tag made of its version and the options.
 async fn match_picture(
@@ -258,7 +321,7 @@ async fn match_picture(
     }
     let snapshot = s.runner().run(async move { s.snapshot(id).await }).await?;
     let kind = snapshot.game.game;
-    let mut options = options(kind, &query)?;
+    let mut options = format.options(kind, &query)?;
     options.last = snapshot
         .last
         .as_ref()
@@ -275,8 +338,11 @@ async fn match_picture(
             .insert_header((header::CACHE_CONTROL, policy))
             .finish());
     }
-    let panel = panel(&snapshot);
-    let body = format.draw(snapshot.game.position, options, panel).await?;
+    let around = match format {
+        Format::Card => Around::Caption(match_caption(&snapshot)),
+        Format::Svg | Format::Png => panel(&snapshot).map_or(Around::Nothing, Around::Panel),
+    };
+    let body = format.draw(snapshot.game.position, options, around).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, format.content_type()))
         .insert_header((header::ETAG, tag.to_string()))
@@ -321,4 +387,63 @@ pub fn panel(snapshot: &Snapshot) -> Option<Panel> {
         players: [player(0), player(1)],
         result,
     })
+}
+
+/// A state's card: the game, how it stands and the move that led to it,
+/// as its share page says them.
+fn state_caption(pos: &AnyPosition, last: Option<&AnyAction>) -> Card {
+    let kind = pos.kind();
+    let status = StatusView::of(pos.status(), |p| p.as_str());
+    let solo = kind.players().len() == 1;
+    Card {
+        title: game_name(kind, games::variant(pos)).to_owned(),
+        players: Vec::new(),
+        headline: headline(&status, pos.to_move(), games::check(pos), solo),
+        details: last
+            .map(|a| format!("Last move: {a}"))
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// A match's card: the game, the seats' names (the side's name for a seat
+/// without one), how it stands, the last move and the move number, as the
+/// match page says them.
+fn match_caption(snapshot: &Snapshot) -> Card {
+    let m = &snapshot.game;
+    let kind = m.game;
+    let solo = m.mode != Mode::Duel;
+    let players = if solo {
+        Vec::new()
+    } else {
+        kind.players()
+            .iter()
+            .map(|&side| {
+                snapshot
+                    .seats
+                    .iter()
+                    .find(|s| s.seat == Seat::Side(side))
+                    .and_then(|s| s.name.as_ref())
+                    .map_or_else(|| player_name(side), |n| n.as_str().to_owned())
+            })
+            .collect()
+    };
+    let check = m.status.is_ongoing() && games::check(&m.position);
+    let mut details: Vec<String> = snapshot
+        .last
+        .iter()
+        .map(|mv| format!("Last move: {} by {}", mv.action, player_name(mv.side)))
+        .collect();
+    details.push(format!("Move {}", m.ply));
+    Card {
+        title: game_name(kind, games::variant(&m.position)).to_owned(),
+        players,
+        headline: headline(
+            &m.status.into(),
+            m.to_move(),
+            check,
+            kind.players().len() == 1,
+        ),
+        details,
+    }
 }

@@ -44,17 +44,17 @@ async fn english(app: &TestApp, path: &str) -> crate::helpers::TestResponse {
 }
 
 #[tokio::test]
-async fn a_state_page_shows_the_board_and_previews_as_its_picture() {
+async fn a_state_page_shows_the_board_and_previews_as_its_card() {
     let app = spawn_app().await;
     let page = html(&english(&app, &format!("/p/xiangqi/{START}")).await);
     let json = format!("{}/v1/xiangqi/{START}", app.base);
     assert_eq!(
         meta(&page, "og:image").as_deref(),
-        Some(format!("{json}/picture.png?size=600").as_str())
+        Some(format!("{json}/card.png").as_str())
     );
     assert_eq!(
         meta(&page, "twitter:image").as_deref(),
-        Some(format!("{json}/picture.png?size=600").as_str())
+        Some(format!("{json}/card.png").as_str())
     );
     assert_eq!(
         meta(&page, "twitter:card").as_deref(),
@@ -74,13 +74,20 @@ async fn a_state_page_shows_the_board_and_previews_as_its_picture() {
         "href=\"/play/xiangqi/{START}\">Play on from here</a>"
     )));
     assert!(page.contains(&format!("href=\"{json}\">JSON</a>")));
-    // The picture is 600 px wide; its height follows the board.
+    // The preview is the chat card, 1200 × 630 as the tags say.
     let width: u32 = meta(&page, "og:image:width").unwrap().parse().unwrap();
     let height: u32 = meta(&page, "og:image:height").unwrap().parse().unwrap();
-    assert_eq!(width, 600);
+    assert_eq!((width, height), (1200, 630));
+    let card = app.get(&format!("/v1/xiangqi/{START}/card.png")).await;
+    assert_eq!(card.status, 200);
+    let be = |at: usize| u32::from_be_bytes(card.body[at..at + 4].try_into().unwrap());
+    assert_eq!((be(16), be(20)), (width, height));
+    // The page's own picture is 600 px wide; its height follows the board.
     assert!(
-        height > width,
-        "a xiangqi board is taller than wide: {height}"
+        page.contains(&format!(
+            "<img src=\"{json}/picture.svg\" width=\"600\" height=\"660\""
+        )),
+        "{page}"
     );
 }
 
@@ -119,13 +126,7 @@ async fn a_state_page_names_the_move_that_led_there() {
     assert!(page.contains("<h2>Black to move</h2>"));
     assert_eq!(
         meta(&page, "og:image").as_deref(),
-        Some(
-            format!(
-                "{}/v1/xiangqi/{code}/picture.png?size=600&last=h2e2",
-                app.base
-            )
-            .as_str()
-        )
+        Some(format!("{}/v1/xiangqi/{code}/card.png?last=h2e2", app.base).as_str())
     );
     let bad = app.get(&format!("/p/xiangqi/{code}?last=zz")).await;
     let p = bad.problem(400, "invalid-query");
@@ -262,7 +263,7 @@ async fn a_match_page_joins_from_an_invite_link(backend: Backend) {
     assert!(!stale.contains("id=\"join\""), "{stale}");
     assert_eq!(
         meta(&page, "og:image").as_deref(),
-        Some(format!("{}/v1/matches/{id}/picture.png?size=600&v=1", app.base).as_str())
+        Some(format!("{}/v1/matches/{id}/card.png?v=1", app.base).as_str())
     );
 
     let preview = meta(&page, "og:image").unwrap();

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use qipan_picture::{ClockFace, Options, Panel, PanelPlayer};
+use qipan_picture::{Card, ClockFace, Options, Panel, PanelPlayer, CARD_HEIGHT, CARD_WIDTH};
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -89,6 +89,50 @@ async fn every_picture_url_in_the_document_answers_for_every_game() {
             );
         }
     }
+}
+
+#[tokio::test]
+async fn a_state_card_is_the_board_beside_what_its_page_says() {
+    let app = spawn_app().await;
+    let after = app.play(START, &["h2e2"]).await.json();
+    let code = after["code"].as_str().unwrap();
+    let res = app
+        .get(&format!("/v1/xiangqi/{code}/card.png?last=h2e2"))
+        .await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    assert_eq!(res.header("content-type"), Some("image/png"));
+    assert_eq!(
+        res.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert_eq!(png_size(&res.body), (CARD_WIDTH, CARD_HEIGHT));
+    let pos = AnyPosition::from_code(GameKind::Xiangqi, code).expect("a code");
+    let options = Options {
+        size: CARD_WIDTH,
+        last: Some(AnyAction::parse(GameKind::Xiangqi, "h2e2").expect("a move")),
+        ..Options::default()
+    };
+    let card = Card {
+        title: "Xiangqi 象棋".to_owned(),
+        players: Vec::new(),
+        headline: "Black to move".to_owned(),
+        details: vec!["Last move: h2e2".to_owned()],
+    };
+    assert_eq!(
+        res.body,
+        qipan_picture::card_png(&pos, &options, &card).expect("drawn")
+    );
+    // `size` is the card's width; the height keeps 1.91:1.
+    let half = app
+        .get(&format!("/v1/xiangqi/{code}/card.png?size=600"))
+        .await;
+    assert_eq!(png_size(&half.body), (600, 315));
+    app.get(&format!("/v1/xiangqi/{code}/card.png?size=4000"))
+        .await
+        .problem(400, "invalid-query");
+    app.get(&format!("/v1/xiangqi/{code}/card.png?last=a0a1"))
+        .await
+        .problem(400, "invalid-query");
 }
 
 #[tokio::test]
@@ -303,15 +347,28 @@ async fn a_duel_picture_shows_names_clocks_and_the_end(backend: Backend) {
         png_size(&png.body),
         qipan_picture::duel_dimensions(&pos, &options(360), &panel).expect("sized")
     );
-    // The page's preview tags give the duel picture's size.
+    // The page shows the duel picture at its size.
     let page = app.get(&format!("/m/{id}")).await;
     let html = String::from_utf8_lossy(&page.body);
     let (w, h) =
         qipan_picture::duel_dimensions(&pos, &options(PAGE_PICTURE), &panel).expect("sized");
     assert!(
-        html.contains(&format!("content=\"{w}\"")) && html.contains(&format!("content=\"{h}\"")),
-        "og:image is {w}×{h}"
+        html.contains(&format!("width=\"{w}\" height=\"{h}\"")),
+        "the picture is {w}×{h}"
     );
+    // Its chat card names the players, says how the game stands and what
+    // the last move was, beside the board.
+    let card = Card {
+        title: "Xiangqi 象棋".to_owned(),
+        players: vec!["Lin".to_owned(), "Ada".to_owned()],
+        headline: "Black to move".to_owned(),
+        details: vec!["Last move: b0c2 by Red".to_owned(), "Move 3".to_owned()],
+    };
+    let served = app.get(&format!("/v1/matches/{id}/card.png")).await;
+    assert_eq!(served.status, 200);
+    assert_eq!(served.header("cache-control"), Some("no-cache"));
+    let expected = qipan_picture::card_png(&pos, &options(CARD_WIDTH), &card).expect("drawn");
+    assert_eq!(served.body, expected);
 
     // Drawn by agreement: the clocks stop, and the end is told under them.
     for token in [&black, &red] {

@@ -64,6 +64,22 @@ impl Canvas {
         self.out.push_str("</g>");
     }
 
+    /// Draws `inner` into this one scaled by `scale`, its origin moved to
+    /// (`x`, `y`).
+    pub(crate) fn place_scaled(&mut self, inner: Canvas, x: f64, y: f64, scale: f64) {
+        let _ = write!(
+            self.out,
+            r#"<g transform="translate({} {}) scale({})">"#,
+            N(x),
+            N(y),
+            // Four decimals: a scale written to two would misplace the
+            // far edge of a board by a few units.
+            (scale * 10_000.0).round() / 10_000.0
+        );
+        self.out.push_str(&inner.out[inner.body..]);
+        self.out.push_str("</g>");
+    }
+
     /// The width in pixels.
     pub(crate) fn width(&self) -> u32 {
         self.width

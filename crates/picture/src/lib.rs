@@ -2,8 +2,8 @@
 //! position, and a PNG rendered from that same SVG.
 //!
 //! The crate is pure, like the rules it draws: no I/O, no clock, no system
-//! fonts. Text is written into the SVG as glyph outlines taken from two
-//! small fonts embedded in the crate (see `fonts/README.md`), so the served
+//! fonts. Text is written into the SVG as glyph outlines taken from three
+//! fonts embedded in the crate (see `fonts/README.md`), so the served
 //! SVG looks the same in every viewer and the PNG looks the same on every
 //! machine. The PNG is rendered with `resvg` from the SVG string [`svg`]
 //! returns, so the two never disagree.
@@ -44,6 +44,16 @@
 //! its clock with the running one lit) and, once the match is over, a line
 //! saying how it ended: see [`Panel`].
 //!
+//! A chat card ([`card_svg`], [`card_png`]) puts the board on the left of a
+//! landscape picture of 1.91:1 (1200 × 630 at full size) and a caption the
+//! caller wrote on the right: see [`Card`]. An animated replay
+//! ([`replay_gif`]) draws a list of positions as a looping GIF, each frame
+//! the duel picture of its position.
+//!
+//! Players' names, results and captions are drawn in any script an embedded
+//! subset of Noto Sans CJK SC holds (GB 2312's and Big5's hanzi, kana,
+//! hangul, Latin, Greek, Cyrillic: see [`missing_glyphs`]).
+//!
 //! While a two-player game goes on, the side to move is marked: a small
 //! disc in the corner beside its back rank (xiangqi), a small stone in the
 //! bottom-right corner (gomoku), a pointer before its walls (quoridor).
@@ -53,12 +63,16 @@
 use qipan_rules::{gomoku, quoridor, xiangqi, AnyAction, AnyPosition, GameKind, Reason};
 
 mod canvas;
+mod card;
 mod fonts;
 mod games;
 mod panel;
 mod render;
+mod replay;
 
+pub use card::{Card, CARD_HEIGHT, CARD_WIDTH};
 pub use panel::{ClockFace, Panel, PanelPlayer};
+pub use replay::{ReplayCaption, ReplayFrame, ReplayOptions, MAX_REPLAY_FRAMES, MAX_REPLAY_SIZE};
 
 /// The narrowest picture, in pixels.
 pub const MIN_SIZE: u32 = 64;
@@ -136,6 +150,37 @@ pub enum PictureError {
         /// The position's game.
         game: GameKind,
     },
+    /// A replay's width is outside [`MIN_SIZE`]..=[`MAX_REPLAY_SIZE`].
+    #[error("size {size} px is out of range: a replay is {MIN_SIZE} to {MAX_REPLAY_SIZE} px wide")]
+    ReplaySizeOutOfRange {
+        /// The width asked for.
+        size: u32,
+    },
+    /// A replay was asked of no position.
+    #[error("a replay needs at least one position")]
+    EmptyReplay,
+    /// A replay holds more positions than [`MAX_REPLAY_FRAMES`].
+    #[error("a replay of {frames} positions is too long: at most {MAX_REPLAY_FRAMES}")]
+    TooManyFrames {
+        /// The number of positions given.
+        frames: usize,
+    },
+    /// A replay's position is of another game, or another board size,
+    /// than its first.
+    #[error("position {index} of the replay is not of the first position's game and board")]
+    MixedFrames {
+        /// The position's index in the replay, from 0.
+        index: usize,
+    },
+    /// One position of a replay cannot be drawn (a `last` action that
+    /// cannot have led to it).
+    #[error("position {index} of the replay: {error}")]
+    InFrame {
+        /// The position's index in the replay, from 0.
+        index: usize,
+        /// Why it cannot be drawn.
+        error: Box<PictureError>,
+    },
     /// The renderer refused the drawing. Not expected: the SVG is the
     /// crate's own; the detail says what failed.
     #[error("the picture could not be rendered: {detail}")]
@@ -152,6 +197,11 @@ impl Reason for PictureError {
             PictureError::LastOfAnotherGame { .. } => "wrong-game",
             PictureError::ImpossibleLast { .. } => "impossible-last-move",
             PictureError::NotADuel { .. } => "not-a-duel",
+            PictureError::ReplaySizeOutOfRange { .. } => "size-out-of-range",
+            PictureError::EmptyReplay => "empty-replay",
+            PictureError::TooManyFrames { .. } => "too-many-frames",
+            PictureError::MixedFrames { .. } => "mixed-frames",
+            PictureError::InFrame { error, .. } => error.reason(),
             PictureError::Render { .. } => "render-failed",
         }
     }
@@ -287,6 +337,59 @@ pub fn duel_png(
     render::png(&duel_svg(pos, options, panel)?)
 }
 
+/// Draws a chat card: `pos` as [`svg`] draws it, on the left of a
+/// landscape picture of 1.91:1, with `card`'s caption on the right (see
+/// [`Card`]). `options.size` is the card's width: [`CARD_WIDTH`] gives the
+/// 1200 × 630 pixels link previews ask for.
+///
+/// ```
+/// use qipan_picture::{card_png, Card, Options, CARD_HEIGHT, CARD_WIDTH};
+/// use qipan_rules::{xiangqi, AnyPosition};
+///
+/// let start = AnyPosition::from(xiangqi::Position::start());
+/// let options = Options { size: CARD_WIDTH, ..Options::default() };
+/// let card = Card {
+///     title: "象棋".into(),
+///     players: vec!["王小明".into(), "李华".into()],
+///     headline: "红方走棋".into(),
+///     details: vec!["第1回合".into()],
+/// };
+/// let bytes = card_png(&start, &options, &card).unwrap();
+/// assert_eq!(&bytes[16..24], [&CARD_WIDTH.to_be_bytes()[..], &CARD_HEIGHT.to_be_bytes()[..]].concat());
+/// ```
+///
+/// # Errors
+///
+/// As [`svg`].
+pub fn card_svg(pos: &AnyPosition, options: &Options, card: &Card) -> Result<String, PictureError> {
+    Ok(card::draw(pos, options, card)?.finish())
+}
+
+/// Renders the card [`card_svg`] draws as a PNG.
+///
+/// # Errors
+///
+/// As [`card_svg`]; [`PictureError::Render`] should the renderer refuse
+/// the drawing.
+pub fn card_png(
+    pos: &AnyPosition,
+    options: &Options,
+    card: &Card,
+) -> Result<Vec<u8>, PictureError> {
+    render::png(&card_svg(pos, options, card)?)
+}
+
+/// The width and height in pixels of a card `width` pixels wide.
+///
+/// # Errors
+///
+/// [`PictureError::SizeOutOfRange`] for a width outside
+/// [`MIN_SIZE`]..=[`MAX_SIZE`].
+pub fn card_dimensions(width: u32) -> Result<(u32, u32), PictureError> {
+    check_size(width)?;
+    Ok((width, card::height(width)))
+}
+
 /// The width and height in pixels of the picture [`duel_svg`] and
 /// [`duel_png`] draw.
 ///
@@ -300,6 +403,71 @@ pub fn duel_dimensions(
 ) -> Result<(u32, u32), PictureError> {
     let canvas = panel::draw(pos, options, panel)?;
     Ok((canvas.width(), canvas.height()))
+}
+
+/// Draws a game as an animated GIF: one frame per position, each the
+/// picture [`duel_png`] draws of it (the last move marked, a band per
+/// player, the result line) or, for a one-player game, the board with the
+/// player's band when named; the last position is shown for
+/// `options.final_delay`, the others for `options.delay`; the replay
+/// loops. Frames share one palette fitted to the game and each holds only
+/// what changed (see the `replay` module), so a 100-ply xiangqi game at
+/// 480 px is some 0.4 MB.
+///
+/// A handler that has a game's codes and moves decodes each code into a
+/// [`ReplayFrame`] with the move that led to it (the first without), and
+/// writes the caption in the reader's language.
+///
+/// ```
+/// use qipan_picture::{replay_gif, ReplayCaption, ReplayFrame, ReplayOptions};
+/// use qipan_rules::{xiangqi, AnyAction, AnyPosition, GameKind};
+///
+/// let start = AnyPosition::from(xiangqi::Position::start());
+/// let h2e2 = AnyAction::parse(GameKind::Xiangqi, "h2e2").unwrap();
+/// let frames = vec![
+///     ReplayFrame { position: start.clone(), last: None },
+///     ReplayFrame { position: start.play(h2e2).unwrap(), last: Some(h2e2) },
+/// ];
+/// let caption = ReplayCaption {
+///     names: vec![Some("王小明".into()), Some("李华".into())],
+///     result: None,
+/// };
+/// let options = ReplayOptions { size: 160, ..ReplayOptions::default() };
+/// let bytes = replay_gif(&frames, &caption, &options).unwrap();
+/// assert_eq!(&bytes[..6], b"GIF89a");
+/// ```
+///
+/// # Errors
+///
+/// [`PictureError::ReplaySizeOutOfRange`], [`PictureError::EmptyReplay`],
+/// [`PictureError::TooManyFrames`] and [`PictureError::MixedFrames`] for
+/// a replay that cannot be made, checked before any frame is drawn;
+/// [`PictureError::InFrame`] for a position whose `last` action cannot
+/// have led to it; [`PictureError::Render`] should the renderer or the
+/// encoder refuse.
+pub fn replay_gif(
+    frames: &[ReplayFrame],
+    caption: &ReplayCaption,
+    options: &ReplayOptions,
+) -> Result<Vec<u8>, PictureError> {
+    replay::gif(frames, caption, options)
+}
+
+/// The characters of `text` that a player's name or a caption is drawn
+/// without: each is drawn as a box (the text font's `.notdef`, a square
+/// with a cross). Empty for any name in the scripts the embedded text font
+/// holds — every hanzi of GB 2312 and of Big5's common set, JIS level-1
+/// kanji, kana, KS X 1001 hangul, Latin with the accents of Latin-1 and
+/// pinyin, Greek, Cyrillic, full-width forms (`fonts/README.md` lists
+/// them) — and for an accented letter whose base letter it holds, which is
+/// drawn without the accent.
+///
+/// ```
+/// assert!(qipan_picture::missing_glyphs("王小明 vs 陳大文").is_empty());
+/// assert_eq!(qipan_picture::missing_glyphs("สมชาย"), ['ส', 'ม', 'ช', 'า', 'ย']);
+/// ```
+pub fn missing_glyphs(text: &str) -> Vec<char> {
+    fonts::missing(text)
 }
 
 /// Checks the width asked for.

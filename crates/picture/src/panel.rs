@@ -13,7 +13,7 @@ use std::time::Duration;
 use qipan_rules::{AnyPlayer, AnyPosition};
 
 use crate::canvas::Canvas;
-use crate::fonts::{self, Anchor, Font, Middle, Missing, Style};
+use crate::fonts::{self, Anchor, Font, Middle, Style};
 use crate::games::{self, gomoku, quoridor, xiangqi};
 use crate::{Options, PictureError};
 
@@ -23,8 +23,9 @@ pub struct Panel {
     /// The two players, in the game's order of players
     /// ([`qipan_rules::GameKind::players`]).
     pub players: [PanelPlayer; 2],
-    /// How the match ended, as one line of text (printable ASCII; other
-    /// characters are drawn as boxes); `None` while it is played.
+    /// How the match ended, as one line of text in the reader's language
+    /// (drawn as names are, see [`PanelPlayer::name`]); `None` while it is
+    /// played.
     pub result: Option<String>,
 }
 
@@ -32,9 +33,11 @@ pub struct Panel {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PanelPlayer {
     /// The name the player chose; the side's name (`Red`, `White`,
-    /// `Player 2`) when `None`. Characters the embedded font lacks (it
-    /// holds printable ASCII) are drawn as boxes; a name too long for
-    /// the band is cut short with `...`.
+    /// `Player 2`) when `None`. Any script the embedded text font holds is
+    /// drawn (see [`crate::missing_glyphs`]); a character it lacks is drawn
+    /// as its letter without the accent where that is in the font, and as
+    /// a box otherwise. A name too long for the band is cut short with
+    /// `...`.
     pub name: Option<String>,
     /// The side's clock, in a timed duel.
     pub clock: Option<ClockFace>,
@@ -73,53 +76,75 @@ pub(crate) fn draw(
         return Err(PictureError::NotADuel { game: kind });
     };
     let board = games::draw(pos, options)?;
-    let (w, h) = board.view();
-    // Everything is measured in the board's own units, so it keeps its
-    // scale and the bands scale with it.
-    let band = (w * 0.12).round();
-    let footer = if panel.result.is_some() {
-        (w * 0.09).round()
-    } else {
-        0.0
-    };
-    let mut c = Canvas::new(options.size, w, band + h + band + footer);
-    c.rect(0.0, 0.0, w, band + h + band + footer).fill(BAND);
     let (top, bottom) = if options.flip {
         ((first, &panel.players[0]), (second, &panel.players[1]))
     } else {
         ((second, &panel.players[1]), (first, &panel.players[0]))
     };
-    c.place(board, 0.0, band);
-    player_band(&mut c, 0.0, w, band, top);
-    player_band(&mut c, band + h, w, band, bottom);
-    if let Some(result) = &panel.result {
-        let y = band + h + band + footer / 2.0;
-        c.rect(0.0, band + h + band, w, footer).fill(BAND);
+    Ok(around(
+        board,
+        options.size,
+        [Some(top), Some(bottom)],
+        panel.result.as_deref(),
+    ))
+}
+
+/// A player's band: the side it plays and what to show of it.
+pub(crate) type Band<'a> = (AnyPlayer, &'a PanelPlayer);
+
+/// `board` in a picture `size` pixels wide, with the bands given above and
+/// below it and, under them, the result line if there is one.
+pub(crate) fn around(
+    board: Canvas,
+    size: u32,
+    [top, bottom]: [Option<Band<'_>>; 2],
+    result: Option<&str>,
+) -> Canvas {
+    let (w, h) = board.view();
+    // Everything is measured in the board's own units, so it keeps its
+    // scale and the bands scale with it.
+    let band = (w * 0.12).round();
+    let top_h = if top.is_some() { band } else { 0.0 };
+    let bottom_h = if bottom.is_some() { band } else { 0.0 };
+    let footer = if result.is_some() {
+        (w * 0.09).round()
+    } else {
+        0.0
+    };
+    let total = top_h + h + bottom_h + footer;
+    let mut c = Canvas::new(size, w, total);
+    c.rect(0.0, 0.0, w, total).fill(BAND);
+    c.place(board, 0.0, top_h);
+    if let Some(player) = top {
+        player_band(&mut c, 0.0, w, band, player);
+    }
+    if let Some(player) = bottom {
+        player_band(&mut c, top_h + h, w, band, player);
+    }
+    if let Some(result) = result {
+        let y0 = top_h + h + bottom_h;
+        c.rect(0.0, y0, w, footer).fill(BAND);
         let style = Style {
-            font: Font::Latin,
+            font: Font::Text,
             size: footer * 0.5,
             fill: RESULT,
         };
-        fonts::text_with(
+        let result = fonts::fit(Font::Text, result, w * 0.94, style.size);
+        fonts::text(
             &mut c,
-            result,
-            (w / 2.0, y - footer * 0.08),
+            &result,
+            w / 2.0,
+            y0 + footer / 2.0 - footer * 0.08,
             style,
-            (Anchor::Middle, Middle::Cap),
-            Missing::Box,
+            Anchor::Middle,
+            Middle::Cap,
         );
     }
-    Ok(c)
+    c
 }
 
 /// One player's band, `height` high from `y`: disc, name, clock.
-fn player_band(
-    c: &mut Canvas,
-    y: f64,
-    w: f64,
-    height: f64,
-    (side, player): (AnyPlayer, &PanelPlayer),
-) {
+fn player_band(c: &mut Canvas, y: f64, w: f64, height: f64, (side, player): Band<'_>) {
     let mid = y + height / 2.0;
     let pad = height * 0.22;
     let r = height * 0.22;
@@ -156,44 +181,15 @@ fn player_band(
         name_end = x - pad * 0.8;
     }
     let style = Style {
-        font: Font::Latin,
+        font: Font::Text,
         size: height * 0.4,
         fill: NAME,
     };
     let name = player.name.as_deref().map_or_else(
         || label(side).to_owned(),
-        |n| fit(n, name_end - name_x, style.size),
+        |n| fonts::fit(Font::Text, n, name_end - name_x, style.size),
     );
-    fonts::text_with(
-        c,
-        &name,
-        (name_x, mid),
-        style,
-        (Anchor::Start, Middle::Cap),
-        Missing::Box,
-    );
-}
-
-/// `name`, cut short with `...` until it is at most `room` wide at em size
-/// `size`.
-fn fit(name: &str, room: f64, size: f64) -> String {
-    let width = |t: &str| fonts::measure_with(Font::Latin, t, size, Missing::Box);
-    if width(name) <= room {
-        return name.to_owned();
-    }
-    let chars: Vec<char> = name.chars().collect();
-    for keep in (1..chars.len()).rev() {
-        let cut: String = chars[..keep]
-            .iter()
-            .collect::<String>()
-            .trim_end()
-            .to_owned()
-            + "...";
-        if width(&cut) <= room {
-            return cut;
-        }
-    }
-    "...".to_owned()
+    fonts::text(c, &name, name_x, mid, style, Anchor::Start, Middle::Cap);
 }
 
 /// The side's name, for a player who chose none.
@@ -211,7 +207,7 @@ fn label(side: AnyPlayer) -> &'static str {
 }
 
 /// The disc that stands for `side`, as the board marks its turn.
-fn mark(side: AnyPlayer) -> (&'static str, &'static str) {
+pub(crate) fn mark(side: AnyPlayer) -> (&'static str, &'static str) {
     match side {
         AnyPlayer::Xiangqi(s) => xiangqi::mark(s),
         AnyPlayer::Gomoku(s) => gomoku::mark(s),
@@ -256,14 +252,27 @@ mod tests {
         assert_eq!(t(3 * 86_400_000), "3d 00h");
     }
 
+    fn named(first: &str, second: &str) -> String {
+        let player = |name: &str| PanelPlayer {
+            name: Some(name.to_owned()),
+            clock: None,
+        };
+        let panel = Panel {
+            players: [player(first), player(second)],
+            result: Some("红方胜 · 将死".to_owned()),
+        };
+        let pos = qipan_rules::xiangqi::Position::start().into();
+        let options = Options::default();
+        draw(&pos, &options, &panel)
+            .expect("the start position draws")
+            .finish()
+    }
+
     #[test]
-    fn long_names_are_cut_short_to_fit() {
-        let size = 40.0;
-        let short = "Lin";
-        assert_eq!(fit(short, 1000.0, size), "Lin");
-        let long = "Wolfeschlegelsteinhausenbergerdorff";
-        let cut = fit(long, 300.0, size);
-        assert!(cut.ends_with("...") && cut.len() < long.len(), "{cut}");
-        assert!(fonts::measure_with(Font::Latin, &cut, size, Missing::Box) <= 300.0);
+    fn names_in_gb2312_draw_no_fallback_box() {
+        let boxed = fonts::notdef_path();
+        assert!(boxed.starts_with('M') && boxed.len() > 20, "{boxed}");
+        assert!(!named("王小明", "欧阳娜娜").contains(boxed));
+        assert!(named("王小明", "สมชาย").contains(boxed));
     }
 }

@@ -23,7 +23,7 @@ fn failed(detail: String) -> PictureError {
 }
 
 /// The SVG's pixels.
-fn rasterise(svg: &str) -> Result<tiny_skia::Pixmap, PictureError> {
+pub(crate) fn rasterise(svg: &str) -> Result<tiny_skia::Pixmap, PictureError> {
     // No font database is needed: the drawing has no text elements.
     let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
         .map_err(|e| failed(format!("the SVG does not parse: {e}")))?;

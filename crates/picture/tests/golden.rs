@@ -17,7 +17,10 @@ use std::path::{Path, PathBuf};
 
 use std::time::Duration;
 
-use qipan_picture::{duel_png, duel_svg, png, svg, ClockFace, Options, Panel, PanelPlayer};
+use qipan_picture::{
+    card_png, card_svg, duel_png, duel_svg, png, svg, Card, ClockFace, Options, Panel, PanelPlayer,
+    PictureError, CARD_WIDTH,
+};
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use resvg::tiny_skia::Pixmap;
 
@@ -111,9 +114,14 @@ fn compare_png(name: &str, expected: &[u8], actual: &[u8]) {
     );
 }
 
-fn check(name: &str, pos: &AnyPosition, options: &Options) {
-    let text = svg(pos, options).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let bytes = png(pos, options).unwrap_or_else(|e| panic!("{name}: {e}"));
+/// Compares a drawing's SVG and PNG with their goldens.
+fn check_drawn(
+    name: &str,
+    text: Result<String, PictureError>,
+    bytes: Result<Vec<u8>, PictureError>,
+) {
+    let text = text.unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bytes = bytes.unwrap_or_else(|e| panic!("{name}: {e}"));
     let dir = golden_dir();
     golden(&dir.join(format!("{name}.svg")), text.as_bytes(), |e, a| {
         compare_svg(name, e, a)
@@ -123,16 +131,24 @@ fn check(name: &str, pos: &AnyPosition, options: &Options) {
     });
 }
 
+fn check(name: &str, pos: &AnyPosition, options: &Options) {
+    check_drawn(name, svg(pos, options), png(pos, options));
+}
+
 fn check_duel(name: &str, pos: &AnyPosition, options: &Options, panel: &Panel) {
-    let text = duel_svg(pos, options, panel).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let bytes = duel_png(pos, options, panel).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let dir = golden_dir();
-    golden(&dir.join(format!("{name}.svg")), text.as_bytes(), |e, a| {
-        compare_svg(name, e, a)
-    });
-    golden(&dir.join(format!("{name}.png")), &bytes, |e, a| {
-        compare_png(name, e, a)
-    });
+    check_drawn(
+        name,
+        duel_svg(pos, options, panel),
+        duel_png(pos, options, panel),
+    );
+}
+
+fn check_card(name: &str, pos: &AnyPosition, options: &Options, card: &Card) {
+    check_drawn(
+        name,
+        card_svg(pos, options, card),
+        card_png(pos, options, card),
+    );
 }
 
 fn clock(ms: u64, running: bool) -> Option<ClockFace> {
@@ -315,6 +331,39 @@ fn quoridor_untimed_duel_flipped() {
         ..with_last(last)
     };
     check_duel("duel-quoridor-flipped", &pos, &options, &panel);
+}
+
+#[test]
+fn xiangqi_duel_card_in_chinese() {
+    let (pos, last) = common::xiangqi_middlegame();
+    let card = Card {
+        title: "象棋".to_owned(),
+        players: vec!["王小明".to_owned(), "陳大文 (Chan Tai-man)".to_owned()],
+        headline: "黑方走棋，被将军".to_owned(),
+        details: vec!["上一步 车三进二".to_owned(), "第10回合".to_owned()],
+    };
+    let options = Options {
+        size: CARD_WIDTH,
+        ..with_last(last)
+    };
+    check_card("card-xiangqi-duel", &pos, &options, &card);
+}
+
+#[test]
+fn gomoku_position_card_with_a_long_headline_at_half_size() {
+    // No players: a position of no match. The headline is made smaller,
+    // then cut short.
+    let card = Card {
+        title: "Gomoku 五子棋".to_owned(),
+        players: Vec::new(),
+        headline: "Five in a row: black wins, and the headline goes on".to_owned(),
+        details: vec!["Last move: l8".to_owned()],
+    };
+    let options = Options {
+        size: CARD_WIDTH / 2,
+        ..Options::default()
+    };
+    check_card("card-gomoku-half", &common::gomoku_won(), &options, &card);
 }
 
 #[test]

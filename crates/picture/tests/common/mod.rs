@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use qipan_picture::ReplayFrame;
 use qipan_rules::{gomoku, quoridor, tetris, twenty48, xiangqi, AnyAction, AnyPosition, GameKind};
 
 /// Plays `line` (space-separated actions in the game's notation) from
@@ -159,4 +160,32 @@ pub fn one_of_each() -> Vec<(AnyPosition, Option<AnyAction>)> {
         tetris_midgame(),
         (tetris_over(), None),
     ]
+}
+
+/// A whole xiangqi game: `data/xiangqi-1982-liu-yang.txt` (1982 Chinese
+/// national championship, 柳大华 – 杨官璘, drawn in 125 plies), whose
+/// source is named there.
+pub const XIANGQI_RECORD: &str = include_str!("../data/xiangqi-1982-liu-yang.txt");
+
+/// The record's first `plies` moves as replay frames: the start, then each
+/// position with the move that led to it.
+pub fn xiangqi_record(plies: usize) -> Vec<ReplayFrame> {
+    let mut pos = AnyPosition::from(xiangqi::Position::start());
+    let mut frames = vec![ReplayFrame {
+        position: pos.clone(),
+        last: None,
+    }];
+    let moves = XIANGQI_RECORD
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace);
+    for text in moves.take(plies) {
+        let a = action(GameKind::Xiangqi, text);
+        pos = pos.play(a).unwrap_or_else(|e| panic!("{text}: {e}"));
+        frames.push(ReplayFrame {
+            position: pos.clone(),
+            last: Some(a),
+        });
+    }
+    frames
 }
