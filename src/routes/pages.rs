@@ -162,7 +162,11 @@ pub async fn state_page(
                 invite: None,
                 facts,
                 svg: format!("{json}/picture.svg{suffix}"),
-                png: format!("{json}/card.png{suffix}"),
+                png: format!(
+                    "{json}/card.png{suffix}{}lang={}",
+                    if suffix.is_empty() { '?' } else { '&' },
+                    lang.tag()
+                ),
                 dimensions,
                 links: vec![
                     Link {
@@ -374,8 +378,8 @@ fn render_match(
         invite,
         facts,
         svg: format!("{json}/picture.svg?v={}", m.version.get()),
-        png: format!("{json}/card.png?v={}", m.version.get()),
-        dimensions: match super::picture::panel(snapshot) {
+        png: format!("{json}/card.png?v={}&lang={}", m.version.get(), lang.tag()),
+        dimensions: match super::picture::panel(snapshot, lang) {
             Some(panel) => qipan_picture::duel_dimensions(&m.position, &options, &panel),
             None => qipan_picture::dimensions(&m.position, &options),
         }

@@ -14,7 +14,7 @@
 use actix_web::http::header::{self, EntityTag, HeaderValue};
 use actix_web::{web, HttpRequest, HttpResponse};
 use qipan_picture::{Card, ClockFace, Options, Panel, PanelPlayer, PictureError, CARD_WIDTH};
-use qipan_rules::{AnyAction, AnyPosition, GameKind};
+use qipan_rules::{AnyAction, AnyPlayer, AnyPosition, GameKind};
 
 use super::conditional;
 use super::matches::{Id, Service};
@@ -23,9 +23,10 @@ use super::{immutable, Rendered};
 use crate::cache::ViewCache;
 use crate::games;
 use crate::matches::clock::slot;
-use crate::matches::{Mode, Seat, Snapshot};
-use crate::pages::{game_name, headline, player_name};
+use crate::matches::{KeptMove, Mode, Seat, Snapshot};
+use crate::pages::{game_name, headline_in, player_name, Lang};
 use crate::problem::{ApiError, Problem, ProblemKind};
+use crate::routes::pages::VARY_LANGUAGE;
 use crate::wire::picture::PictureQuery;
 use crate::wire::state::StatusView;
 
@@ -191,16 +192,75 @@ pub fn last_move(kind: GameKind, last: Option<&str>) -> Result<Option<AnyAction>
     .transpose()
 }
 
+/// The language of a picture's words: `lang` in the query, or the reader's
+/// (then the answer varies with the request's language headers, and says
+/// so). `None` for a picture without words.
+///
+/// # Errors
+///
+/// `invalid-query` for a `lang` the service does not speak.
+fn language(
+    query: &PictureQuery,
+    req: &HttpRequest,
+    worded: bool,
+) -> Result<Option<Words>, ApiError> {
+    if !worded {
+        return Ok(None);
+    }
+    match &query.lang {
+        Some(tag) => Lang::from_tag(tag)
+            .map(|lang| {
+                Some(Words {
+                    lang,
+                    negotiated: false,
+                })
+            })
+            .ok_or_else(|| {
+                let tags: Vec<&str> = Lang::ALL.iter().map(|l| l.tag()).collect();
+                Problem::new(
+                    ProblemKind::InvalidQuery,
+                    format!("lang {tag:?} is not one of {}", tags.join(", ")),
+                )
+                .into()
+            }),
+        None => Ok(Some(Words {
+            lang: Lang::of(req),
+            negotiated: true,
+        })),
+    }
+}
+
+/// The language a picture's words are in, and whether it came from the
+/// request's headers rather than its URL.
+#[derive(Debug, Clone, Copy)]
+struct Words {
+    lang: Lang,
+    negotiated: bool,
+}
+
+impl Words {
+    /// The answer, marked as varying with the language headers when they
+    /// chose its words.
+    fn mark(words: Option<Words>, mut res: HttpResponse) -> HttpResponse {
+        if words.is_some_and(|w| w.negotiated) {
+            res.headers_mut()
+                .append(header::VARY, HeaderValue::from_static(VARY_LANGUAGE));
+        }
+        res
+    }
+}
+
 /// The options written out in one fixed order: part of the cache key and
 /// of a match picture's entity tag.
-fn canonical(format: Format, options: &Options) -> String {
+fn canonical(format: Format, options: &Options, words: Option<Words>) -> String {
     format!(
-        "{}?size={}&flip={}&coordinates={}&highlights={}&last={}",
+        "{}?size={}&flip={}&coordinates={}&highlights={}&lang={}&last={}",
         format.extension(),
         options.size,
         options.flip,
         options.coordinates,
         options.highlights,
+        words.map_or("", |w| w.lang.tag()),
         options
             .last
             .as_ref()
@@ -259,18 +319,26 @@ async fn state_picture(
         .into());
     }
     let options = format.options(kind, &query)?;
-    let key = format!("{kind}/{code}/picture.{}", canonical(format, &options));
+    // Only a card has words: a state's board alone is the same in every
+    // language.
+    let words = language(&query, &req, format == Format::Card)?;
+    let key = format!(
+        "{kind}/{code}/picture.{}",
+        canonical(format, &options, words)
+    );
     if let Some(hit) = cache.get(&key) {
-        return Ok(immutable(&req, hit));
+        return Ok(Words::mark(words, immutable(&req, hit)));
     }
-    let around = match format {
-        Format::Card => Around::Caption(state_caption(&pos, options.last.as_ref())),
-        Format::Svg | Format::Png => Around::Nothing,
+    let around = match (format, words) {
+        (Format::Card, Some(w)) => {
+            Around::Caption(state_caption(&pos, options.last.as_ref(), w.lang))
+        }
+        _ => Around::Nothing,
     };
     let body = format.draw(pos, options, around).await?;
     let rendered = Rendered::typed(body, format.content_type());
     cache.insert(key, rendered.clone());
-    Ok(immutable(&req, rendered))
+    Ok(Words::mark(words, immutable(&req, rendered)))
 }
 
 /// `GET /v1/matches/{id}/picture.svg`
@@ -322,6 +390,10 @@ async fn match_picture(
     let snapshot = s.runner().run(async move { s.snapshot(id).await }).await?;
     let kind = snapshot.game.game;
     let mut options = format.options(kind, &query)?;
+    // A card's caption, and a duel's names and result, have words.
+    let worded = format == Format::Card || snapshot.game.mode == Mode::Duel;
+    let words = language(&query, &req, worded)?;
+    let lang = words.map_or(Lang::En, |w| w.lang);
     options.last = snapshot
         .last
         .as_ref()
@@ -329,32 +401,38 @@ async fn match_picture(
     let tag = EntityTag::new_strong(format!(
         "{}-{:016x}",
         snapshot.game.version.get(),
-        xxhash_rust::xxh3::xxh3_64(canonical(format, &options).as_bytes())
+        xxhash_rust::xxh3::xxh3_64(canonical(format, &options, words).as_bytes())
     ));
     let policy = HeaderValue::from_static("no-cache");
     if conditional::client_has_in_any_coding(&req, &tag) {
-        return Ok(HttpResponse::NotModified()
-            .insert_header((header::ETAG, tag.to_string()))
-            .insert_header((header::CACHE_CONTROL, policy))
-            .finish());
+        return Ok(Words::mark(
+            words,
+            HttpResponse::NotModified()
+                .insert_header((header::ETAG, tag.to_string()))
+                .insert_header((header::CACHE_CONTROL, policy))
+                .finish(),
+        ));
     }
     let around = match format {
-        Format::Card => Around::Caption(match_caption(&snapshot)),
-        Format::Svg | Format::Png => panel(&snapshot).map_or(Around::Nothing, Around::Panel),
+        Format::Card => Around::Caption(match_caption(&snapshot, lang)),
+        Format::Svg | Format::Png => panel(&snapshot, lang).map_or(Around::Nothing, Around::Panel),
     };
     let body = format.draw(snapshot.game.position, options, around).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, format.content_type()))
-        .insert_header((header::ETAG, tag.to_string()))
-        .insert_header((header::CACHE_CONTROL, policy))
-        .body(body))
+    Ok(Words::mark(
+        words,
+        HttpResponse::Ok()
+            .insert_header((header::CONTENT_TYPE, format.content_type()))
+            .insert_header((header::ETAG, tag.to_string()))
+            .insert_header((header::CACHE_CONTROL, policy))
+            .body(body),
+    ))
 }
 
-/// What a duel's picture shows around the board: each seat's name and, in
-/// a timed duel, its time left as of the last move (the side to move's
-/// clock lit while it runs), and once over, the headline the match page
-/// shows. `None` for a solo match.
-pub fn panel(snapshot: &Snapshot) -> Option<Panel> {
+/// A duel picture's bands in `lang`: each seat's name (its side's name,
+/// `红方`, `Black`, when it chose none) and, in a timed duel, its time left
+/// as of the last move (the side to move's clock lit while it runs), and
+/// once over, the headline the match page shows. `None` for a solo match.
+pub fn panel(snapshot: &Snapshot, lang: Lang) -> Option<Panel> {
     let m = &snapshot.game;
     if m.mode != Mode::Duel {
         return None;
@@ -365,14 +443,9 @@ pub fn panel(snapshot: &Snapshot) -> Option<Panel> {
         .filter(|c| c.since.is_some())
         .map(|_| slot(m.game, m.to_move()));
     let player = |i: usize| {
-        let side = players.get(i).copied().map(Seat::Side);
+        let side = players.get(i).copied();
         PanelPlayer {
-            name: snapshot
-                .seats
-                .iter()
-                .find(|s| Some(s.seat) == side)
-                .and_then(|s| s.name.as_ref())
-                .map(|n| n.as_str().to_owned()),
+            name: side.map(|side| seat_name(snapshot, side, lang)),
             clock: m.clock.and_then(|c| {
                 c.left.get(i).map(|left| ClockFace {
                     left: left.duration(),
@@ -381,64 +454,96 @@ pub fn panel(snapshot: &Snapshot) -> Option<Panel> {
             }),
         }
     };
-    let result =
-        (!m.status.is_ongoing()).then(|| headline(&m.status.into(), m.to_move(), false, false));
+    let result = (!m.status.is_ongoing())
+        .then(|| headline_in(lang, &m.status.into(), m.to_move(), false, false));
     Some(Panel {
         players: [player(0), player(1)],
         result,
     })
 }
 
-/// A state's card: the game, how it stands and the move that led to it,
-/// as its share page says them.
-fn state_caption(pos: &AnyPosition, last: Option<&AnyAction>) -> Card {
+/// The name a seat chose, or its side's name in `lang`.
+fn seat_name(snapshot: &Snapshot, side: AnyPlayer, lang: Lang) -> String {
+    snapshot
+        .seats
+        .iter()
+        .find(|s| s.seat == Seat::Side(side))
+        .and_then(|s| s.name.as_ref())
+        .map_or_else(|| player_name(side, lang), |n| n.as_str().to_owned())
+}
+
+/// A move as the card names it: a xiangqi move in Chinese for Chinese
+/// readers and in WXF for English ones (`炮二平五`, `C2.5`); other games in
+/// their one notation.
+fn move_text(kind: GameKind, mv: &KeptMove, lang: Lang) -> String {
+    match crate::matches::move_names(kind, mv) {
+        Some(names) if lang == Lang::En => names.wxf.to_string(),
+        Some(names) => names.chinese.to_string(),
+        None => mv.action.clone(),
+    }
+}
+
+/// A state's card in `lang`: the game, how it stands and the move that led
+/// to it, as its share page says them.
+fn state_caption(pos: &AnyPosition, last: Option<&AnyAction>, lang: Lang) -> Card {
     let kind = pos.kind();
+    let words = lang.words();
     let status = StatusView::of(pos.status(), |p| p.as_str());
     let solo = kind.players().len() == 1;
     Card {
-        title: game_name(kind, games::variant(pos)).to_owned(),
+        title: game_name(kind, games::variant(pos), lang).to_owned(),
         players: Vec::new(),
-        headline: headline(&status, pos.to_move(), games::check(pos), solo),
+        headline: headline_in(lang, &status, pos.to_move(), games::check(pos), solo),
         details: last
-            .map(|a| format!("Last move: {a}"))
+            .map(|a| words.format("page.last", &[("move", &a.to_string())]))
             .into_iter()
             .collect(),
     }
 }
 
-/// A match's card: the game, the seats' names (the side's name for a seat
-/// without one), how it stands, the last move and the move number, as the
-/// match page says them.
-fn match_caption(snapshot: &Snapshot) -> Card {
+/// A match's card in `lang`: the game, the seats' names (the side's name
+/// for a seat without one), how it stands, the last move and the move
+/// number, as the match page says them.
+fn match_caption(snapshot: &Snapshot, lang: Lang) -> Card {
     let m = &snapshot.game;
     let kind = m.game;
+    let words = lang.words();
     let solo = m.mode != Mode::Duel;
     let players = if solo {
         Vec::new()
     } else {
         kind.players()
             .iter()
-            .map(|&side| {
-                snapshot
-                    .seats
-                    .iter()
-                    .find(|s| s.seat == Seat::Side(side))
-                    .and_then(|s| s.name.as_ref())
-                    .map_or_else(|| player_name(side), |n| n.as_str().to_owned())
-            })
+            .map(|&side| seat_name(snapshot, side, lang))
             .collect()
     };
     let check = m.status.is_ongoing() && games::check(&m.position);
     let mut details: Vec<String> = snapshot
         .last
         .iter()
-        .map(|mv| format!("Last move: {} by {}", mv.action, player_name(mv.side)))
+        .map(|mv| {
+            words.format(
+                "page.last_by",
+                &[
+                    ("move", &move_text(kind, mv, lang)),
+                    ("side", &player_name(mv.side, lang)),
+                ],
+            )
+        })
         .collect();
-    details.push(format!("Move {}", m.ply));
+    details.push(match kind {
+        // As the match page counts: a xiangqi round is a move of each
+        // side, red first, and the one being played is named.
+        GameKind::Xiangqi if m.status.is_ongoing() && m.ply > 0 => {
+            words.format("page.round", &[("n", &(m.ply / 2 + 1).to_string())])
+        }
+        _ => words.format("page.ply", &[("n", &m.ply.to_string())]),
+    });
     Card {
-        title: game_name(kind, games::variant(&m.position)).to_owned(),
+        title: game_name(kind, games::variant(&m.position), lang).to_owned(),
         players,
-        headline: headline(
+        headline: headline_in(
+            lang,
             &m.status.into(),
             m.to_move(),
             check,

@@ -24,4 +24,8 @@ pub struct PictureQuery {
     /// read, it only makes the URL of each version a new one for caches
     /// that key by URL, such as link previews.
     pub v: Option<u64>,
+    /// The language of the words a picture carries (a card's caption, a
+    /// duel's default names and result): `zh-Hans`, `zh-Hant` or `en`.
+    /// Without it, the reader's (cookie, then `Accept-Language`).
+    pub lang: Option<String>,
 }
