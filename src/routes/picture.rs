@@ -495,9 +495,20 @@ fn state_caption(pos: &AnyPosition, last: Option<&AnyAction>, lang: Lang) -> Car
         players: Vec::new(),
         headline: headline_in(lang, &status, pos.to_move(), games::check(pos), solo),
         details: last
-            .map(|a| words.format("page.last", &[("move", &a.to_string())]))
+            .map(|a| line(words.format("page.last", &[("move", &a.to_string())])))
             .into_iter()
             .collect(),
+    }
+}
+
+/// A phrase as a line of its own on a card: the catalogue writes phrases
+/// to run inside a sentence ("last move h2e2"), a card line starts with a
+/// capital ("Last move h2e2"); scripts without case are left as they are.
+fn line(phrase: String) -> String {
+    let mut chars = phrase.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => phrase,
     }
 }
 
@@ -522,23 +533,23 @@ fn match_caption(snapshot: &Snapshot, lang: Lang) -> Card {
         .last
         .iter()
         .map(|mv| {
-            words.format(
+            line(words.format(
                 "page.last_by",
                 &[
                     ("move", &move_text(kind, mv, lang)),
                     ("side", &player_name(mv.side, lang)),
                 ],
-            )
+            ))
         })
         .collect();
-    details.push(match kind {
+    details.push(line(match kind {
         // As the match page counts: a xiangqi round is a move of each
         // side, red first, and the one being played is named.
         GameKind::Xiangqi if m.status.is_ongoing() && m.ply > 0 => {
             words.format("page.round", &[("n", &(m.ply / 2 + 1).to_string())])
         }
         _ => words.format("page.ply", &[("n", &m.ply.to_string())]),
-    });
+    }));
     Card {
         title: game_name(kind, games::variant(&m.position), lang).to_owned(),
         players,

@@ -50,11 +50,11 @@ async fn a_state_page_shows_the_board_and_previews_as_its_card() {
     let json = format!("{}/v1/xiangqi/{START}", app.base);
     assert_eq!(
         meta(&page, "og:image").as_deref(),
-        Some(format!("{json}/card.png").as_str())
+        Some(format!("{json}/card.png?lang=en").as_str())
     );
     assert_eq!(
         meta(&page, "twitter:image").as_deref(),
-        Some(format!("{json}/card.png").as_str())
+        Some(format!("{json}/card.png?lang=en").as_str())
     );
     assert_eq!(
         meta(&page, "twitter:card").as_deref(),
@@ -126,7 +126,7 @@ async fn a_state_page_names_the_move_that_led_there() {
     assert!(page.contains("<h2>Black to move</h2>"));
     assert_eq!(
         meta(&page, "og:image").as_deref(),
-        Some(format!("{}/v1/xiangqi/{code}/card.png?last=h2e2", app.base).as_str())
+        Some(format!("{}/v1/xiangqi/{code}/card.png?last=h2e2&lang=en", app.base).as_str())
     );
     let bad = app.get(&format!("/p/xiangqi/{code}?last=zz")).await;
     let p = bad.problem(400, "invalid-query");
@@ -263,7 +263,7 @@ async fn a_match_page_joins_from_an_invite_link(backend: Backend) {
     assert!(!stale.contains("id=\"join\""), "{stale}");
     assert_eq!(
         meta(&page, "og:image").as_deref(),
-        Some(format!("{}/v1/matches/{id}/card.png?v=1", app.base).as_str())
+        Some(format!("{}/v1/matches/{id}/card.png?v=1&lang=en", app.base).as_str())
     );
 
     let preview = meta(&page, "og:image").unwrap();

@@ -97,7 +97,7 @@ async fn a_state_card_is_the_board_beside_what_its_page_says() {
     let after = app.play(START, &["h2e2"]).await.json();
     let code = after["code"].as_str().unwrap();
     let res = app
-        .get(&format!("/v1/xiangqi/{code}/card.png?last=h2e2"))
+        .get(&format!("/v1/xiangqi/{code}/card.png?last=h2e2&lang=en"))
         .await;
     assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
     assert_eq!(res.header("content-type"), Some("image/png"));
@@ -113,10 +113,10 @@ async fn a_state_card_is_the_board_beside_what_its_page_says() {
         ..Options::default()
     };
     let card = Card {
-        title: "Xiangqi 象棋".to_owned(),
+        title: "Xiangqi".to_owned(),
         players: Vec::new(),
         headline: "Black to move".to_owned(),
-        details: vec!["Last move: h2e2".to_owned()],
+        details: vec!["Last move h2e2".to_owned()],
     };
     assert_eq!(
         res.body,
@@ -359,16 +359,44 @@ async fn a_duel_picture_shows_names_clocks_and_the_end(backend: Backend) {
     // Its chat card names the players, says how the game stands and what
     // the last move was, beside the board.
     let card = Card {
-        title: "Xiangqi 象棋".to_owned(),
+        title: "Xiangqi".to_owned(),
         players: vec!["Lin".to_owned(), "Ada".to_owned()],
         headline: "Black to move".to_owned(),
-        details: vec!["Last move: b0c2 by Red".to_owned(), "Move 3".to_owned()],
+        details: vec!["H8+7 by Red".to_owned(), "Move 2".to_owned()],
     };
-    let served = app.get(&format!("/v1/matches/{id}/card.png")).await;
+    let served = app.get(&format!("/v1/matches/{id}/card.png?lang=en")).await;
     assert_eq!(served.status, 200);
     assert_eq!(served.header("cache-control"), Some("no-cache"));
     let expected = qipan_picture::card_png(&pos, &options(CARD_WIDTH), &card).expect("drawn");
     assert_eq!(served.body, expected);
+    // In Chinese the card names the move as Chinese players write it, and a
+    // reader whose browser asks for Chinese gets it without asking by name.
+    let chinese = Card {
+        title: "象棋".to_owned(),
+        players: vec!["Lin".to_owned(), "Ada".to_owned()],
+        headline: "黑方走棋".to_owned(),
+        details: vec!["红方 马八进七".to_owned(), "第2回合".to_owned()],
+    };
+    let expected = qipan_picture::card_png(&pos, &options(CARD_WIDTH), &chinese).expect("drawn");
+    let served = app
+        .get(&format!("/v1/matches/{id}/card.png?lang=zh-Hans"))
+        .await;
+    assert_eq!(served.body, expected);
+    let negotiated = app
+        .request(
+            Method::GET,
+            &format!("/v1/matches/{id}/card.png"),
+            &[("accept-language", "zh-CN,zh;q=0.9")],
+            None,
+        )
+        .await;
+    assert_eq!(negotiated.body, expected);
+    assert!(negotiated
+        .header("vary")
+        .is_some_and(|v| v.contains("Accept-Language")));
+    app.get(&format!("/v1/matches/{id}/card.png?lang=xx"))
+        .await
+        .problem(400, "invalid-query");
 
     // Drawn by agreement: the clocks stop, and the end is told under them.
     for token in [&black, &red] {
@@ -385,7 +413,7 @@ async fn a_duel_picture_shows_names_clocks_and_the_end(backend: Backend) {
     let view = app.get(&format!("/v1/matches/{id}")).await.json();
     assert_eq!(view["status"]["reason"], "agreement");
     assert_eq!(view["clock"]["running"], Value::Null);
-    let panel = panel_of(&view, Some("Drawn: agreement"));
+    let panel = panel_of(&view, Some("Drawn: by agreement"));
     let drawn = svg_text(&app.get(&format!("/v1/matches/{id}/picture.svg")).await);
     assert_eq!(
         drawn,
