@@ -414,7 +414,10 @@ async fn a_duel_picture_shows_names_clocks_and_the_end(backend: Backend) {
     assert_eq!(view["status"]["reason"], "agreement");
     assert_eq!(view["clock"]["running"], Value::Null);
     let panel = panel_of(&view, Some("Drawn: by agreement"));
-    let drawn = svg_text(&app.get(&format!("/v1/matches/{id}/picture.svg")).await);
+    let drawn = svg_text(
+        &app.get(&format!("/v1/matches/{id}/picture.svg?lang=en"))
+            .await,
+    );
     assert_eq!(
         drawn,
         qipan_picture::duel_svg(&pos, &options(480), &panel).expect("drawn")
