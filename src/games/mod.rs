@@ -53,6 +53,23 @@ pub trait GameApi: Game<Player: Into<AnyPlayer>> + Into<AnyPosition> {
     /// [`GameError::UnknownVariant`] or [`GameError::StartParam`].
     fn start(query: &StartQuery) -> Result<(Self, bool), GameError>;
 
+    /// The action `text` names in this position. Every game reads its own
+    /// notation; xiangqi also reads the notations people write (Chinese,
+    /// WXF), which only a position can resolve.
+    ///
+    /// # Errors
+    ///
+    /// [`ActionText::Malformed`] when the text is no action of the game,
+    /// [`ActionText::Illegal`] when it is one but names no legal action
+    /// here (a Chinese move no piece can make, or one that fits two).
+    fn read_action(&self, text: &str) -> Result<Self::Action, ActionText> {
+        text.parse()
+            .map_err(|e: Self::ParseActionError| ActionText::Malformed {
+                reason: e.reason(),
+                detail: e.to_string(),
+            })
+    }
+
     /// The rule variant of a position.
     fn variant(&self) -> &'static str {
         "standard"
@@ -397,6 +414,25 @@ pub struct Batch {
     pub record: bool,
 }
 
+/// Why a text is not an action to play here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionText {
+    /// Not an action of the game in any notation it reads.
+    Malformed {
+        /// The rules' reason slug.
+        reason: &'static str,
+        /// What is wrong, for a person.
+        detail: String,
+    },
+    /// An action of the game that names no legal action in this position.
+    Illegal {
+        /// The rules' reason slug.
+        reason: &'static str,
+        /// What is wrong, for a person.
+        detail: String,
+    },
+}
+
 /// Plays `actions` in order on `pos`.
 ///
 /// # Errors
@@ -480,14 +516,23 @@ fn steps<G: GameApi>(start: &G, actions: &[String], batch: Batch) -> Result<Step
                 seat,
             });
         }
-        let action: G::Action = match text.parse() {
+        let action: G::Action = match state.read_action(text) {
             Ok(a) => a,
-            Err(e) => {
+            Err(ActionText::Malformed { reason, detail }) => {
                 return Err(GameError::MalformedAction {
                     index,
                     action: text.clone(),
-                    reason: Reason::reason(&e),
-                    detail: e.to_string(),
+                    reason,
+                    detail,
+                    legal: legal_list(&state)?,
+                })
+            }
+            Err(ActionText::Illegal { reason, detail }) => {
+                return Err(GameError::IllegalAction {
+                    index,
+                    action: text.clone(),
+                    reason,
+                    detail,
                     legal: legal_list(&state)?,
                 })
             }

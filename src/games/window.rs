@@ -266,7 +266,9 @@ pub fn play(
             over_at = Some(index);
             break;
         }
-        let Ok(m) = text.parse::<Move>() else { break };
+        let Ok(m) = super::GameApi::read_action(history.position(), text) else {
+            break;
+        };
         if history.push(m).is_err() {
             break;
         }

@@ -4,15 +4,17 @@
 use std::sync::OnceLock;
 
 use qipan_rules::xiangqi::{
-    self as xq, CodeError, Counters, Fen, FenError, Move, Name, Namer, Piece, Position,
-    PositionError, Role, Side, Square,
+    self as xq, read_move, CodeError, Counters, Fen, FenError, Move, MoveTextError, Name, Namer,
+    Piece, Position, PositionError, Role, Side, Square,
 };
-use qipan_rules::GameKind;
+use qipan_rules::{GameKind, Reason};
 use serde::de::IgnoredAny;
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 
-use super::{not_taken, standard_only, syntax_location, Fault, GameApi, GameError, StartParam};
+use super::{
+    not_taken, standard_only, syntax_location, ActionText, Fault, GameApi, GameError, StartParam,
+};
 use crate::wire::json::{JsonOut, WriteJson};
 use crate::wire::problem::Location;
 use crate::wire::{ActionSyntax, Description, StartQuery};
@@ -370,10 +372,31 @@ impl GameApi for Position {
                 pattern: "^[a-i][0-9][a-i][0-9]$",
                 examples: &["h2e2", "h9g7"],
                 description: "from-point then to-point; files a–i from red's left, ranks 0–9 from red's side. \
-                              Each listed move also carries its WXF (C2.5) and Chinese (炮二平五) forms.",
+                              Each listed move also carries its WXF (C2.5) and Chinese (炮二平五) forms, \
+                              and play takes those too, resolved against the position.",
             },
             formats: &["fen"],
         }
+    }
+
+    /// ICCS first, as the API writes moves; then the notations people
+    /// write, resolved against the position: Chinese (炮二平五, 马８进７,
+    /// 前车平四, traditional characters too) and WXF (C2.5, +R-4).
+    fn read_action(&self, text: &str) -> Result<Move, ActionText> {
+        let iccs = match text.parse::<Move>() {
+            Ok(mv) => return Ok(mv),
+            Err(e) => e,
+        };
+        read_move(self, text).map_err(|e| match e {
+            MoveTextError::Parse(written) => ActionText::Malformed {
+                reason: iccs.reason(),
+                detail: format!("{iccs}; nor is it a Chinese or WXF move: {written}"),
+            },
+            MoveTextError::Resolve(e) => ActionText::Illegal {
+                reason: e.reason(),
+                detail: e.to_string(),
+            },
+        })
     }
 
     fn start(query: &StartQuery) -> Result<(Position, bool), GameError> {

@@ -154,7 +154,8 @@ async fn an_illegal_action_names_its_index_and_the_legal_actions() {
 #[tokio::test]
 async fn a_malformed_action_is_refused_with_its_index() {
     let app = spawn_app().await;
-    for bad in ["h2", "h2-e2", "H2E2", "j0j1", "h2h2", ""] {
+    // (`H2-E2` and `H2E2` are ICCS as record files write it: they play.)
+    for bad in ["h2", "h2=e2", "H2_E2", "j0j1", "h2h2", ""] {
         let res = app.play(START, &["h2e2", bad]).await;
         let p = res.problem(422, "malformed-action");
         assert_eq!(p["index"], 1, "{bad}");
@@ -266,5 +267,72 @@ async fn share_urls_use_the_configured_public_url() {
     assert_eq!(
         v["url"],
         format!("https://qipan.example.org/v1/xiangqi/{START}")
+    );
+}
+
+/// Moves as Chinese players write them play as their ICCS moves: Chinese in
+/// simplified or traditional characters with ASCII or full-width digits,
+/// and WXF; the answer names the move in ICCS as it always does.
+#[tokio::test]
+async fn chinese_and_wxf_moves_play_as_their_iccs_moves() {
+    let app = spawn_app().await;
+    let by_iccs = app.play(START, &["h2e2", "h9g7"]).await.json();
+    for written in [
+        ["炮二平五", "马８进７"],
+        ["炮二平五", "马8进7"],
+        ["砲二平五", "馬８進７"],
+        ["C2.5", "H8+7"],
+        ["H2-E2", "h9g7"],
+    ] {
+        let res = app.play(START, &written).await;
+        assert_eq!(res.status, 200, "{written:?}: {}", res.json());
+        let v = res.json();
+        assert_eq!(v["code"], by_iccs["code"], "{written:?}");
+    }
+    // Two red chariots on one file: 前/后 say which one moves.
+    let tandem = app
+        .import_fen("3k5/9/9/9/7R1/9/7R1/9/9/4K4 w - - 0 1")
+        .await
+        .json();
+    let code = tandem["code"].as_str().expect("a code");
+    for (written, iccs) in [
+        ("前车平四", "h5f5"),
+        ("后车平四", "h3f3"),
+        ("前車平４", "h5f5"),
+    ] {
+        let by_text = app.play(code, &[written]).await.json();
+        let by_iccs = app.play(code, &[iccs]).await.json();
+        assert_eq!(by_text["code"], by_iccs["code"], "{written}");
+    }
+    // Without 前/后 the text fits two chariots: refused, naming both.
+    let p = app
+        .play(code, &["车二平四"])
+        .await
+        .problem(422, "illegal-action");
+    assert_eq!(p["reason"], "ambiguous-move", "{p}");
+    let detail = p["detail"].as_str().expect("a detail");
+    assert!(
+        detail.contains("h5f5") && detail.contains("h3f3"),
+        "{detail}"
+    );
+    // A Chinese move no piece can make names why.
+    let p = app
+        .play(START, &["炮二进九"])
+        .await
+        .problem(422, "illegal-action");
+    assert!(
+        p["legal_actions"].as_array().is_some_and(|l| l.len() == 44),
+        "{p}"
+    );
+    // Text in no notation at all stays malformed.
+    let p = app
+        .play(START, &["炮二飞五"])
+        .await
+        .problem(422, "malformed-action");
+    assert!(
+        p["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("Chinese or WXF")),
+        "{p}"
     );
 }
