@@ -529,6 +529,17 @@ impl Board {
             .collect()
     }
 
+    /// How many pieces of each kind each side has.
+    pub(crate) fn counts(&self) -> [[i32; 7]; 2] {
+        let mut n = [[0i32; 7]; 2];
+        for (id, &at) in self.at.iter().enumerate() {
+            if at != 0 {
+                n[id >> 4][KIND[id & 15]] += 1;
+            }
+        }
+        n
+    }
+
     /// How many pieces of `kind` a side has.
     pub(crate) fn count(&self, side: usize, kind: usize) -> i32 {
         let (lo, hi) = match kind {

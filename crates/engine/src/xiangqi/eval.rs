@@ -157,36 +157,27 @@ const TEMPO: i32 = 10;
 
 /// The evaluation for the side to move.
 pub(crate) fn evaluate(b: &Board) -> i32 {
+    let n = b.counts();
+    let majors = |side: usize| n[side][CHARIOT] + n[side][HORSE] + n[side][CANNON];
+    let attackers = |side: usize| majors(side) + n[side][CHARIOT];
+    let all_majors = majors(0) + majors(1);
     let mut side_score = [0i32; 2];
-    let mut attackers = [0i32; 2];
-    let mut majors = 0;
-    for side in 0..2 {
-        side_score[side] = b.place[side];
-        attackers[side] = b.count(side, CHARIOT) * 2 + b.count(side, HORSE) + b.count(side, CANNON);
-        majors += b.count(side, CHARIOT) + b.count(side, HORSE) + b.count(side, CANNON);
-    }
     for (side, score) in side_score.iter_mut().enumerate() {
         let them = side ^ 1;
-        let mut s = mobility(b, side);
+        let mut s = b.place[side] + mobility(b, side);
         // Cannons want screens, horses room: judged by the pieces left.
-        let shift = (majors - 6) * 4;
-        s += b.count(side, CANNON) * shift - b.count(side, HORSE) * shift;
-        s -= king_danger(b, side, attackers[them]);
-        *score += s;
+        let shift = (all_majors - 6) * 4;
+        s += (n[side][CANNON] - n[side][HORSE]) * shift;
+        s -= king_danger(b, side, &n, attackers(them));
+        *score = s;
     }
     let mut v = side_score[b.turn] - side_score[b.turn ^ 1];
     // A side with nothing that can cross the river cannot mate.
-    let me = b.turn;
-    let leader = if v > 0 { me } else { me ^ 1 };
-    if v != 0 && !can_attack(b, leader) {
+    let leader = if v > 0 { b.turn } else { b.turn ^ 1 };
+    if v != 0 && majors(leader) + n[leader][SOLDIER] == 0 {
         v /= 8;
     }
     v + TEMPO
-}
-
-fn can_attack(b: &Board, side: usize) -> bool {
-    b.count(side, CHARIOT) + b.count(side, HORSE) + b.count(side, CANNON) + b.count(side, SOLDIER)
-        > 0
 }
 
 #[inline]
@@ -250,13 +241,13 @@ fn mobility(b: &Board, side: usize) -> i32 {
 
 /// How exposed `side`'s general is to an enemy with `attackers` (chariots
 /// counted twice, horses and cannons once).
-fn king_danger(b: &Board, side: usize, attackers: i32) -> i32 {
+fn king_danger(b: &Board, side: usize, n: &[[i32; 7]; 2], attackers: i32) -> i32 {
     let them = side ^ 1;
     let mut d = 0;
-    let missing_advisors = 2 - b.count(side, ADVISOR);
-    let missing_elephants = 2 - b.count(side, ELEPHANT);
+    let missing_advisors = 2 - n[side][ADVISOR];
+    let missing_elephants = 2 - n[side][ELEPHANT];
     d += missing_advisors * (6 + 8 * attackers);
-    d += missing_elephants * (4 + 6 * (b.count(them, CANNON) + b.count(them, CHARIOT)));
+    d += missing_elephants * (4 + 6 * (n[them][CANNON] + n[them][CHARIOT]));
     // Along the general's file towards the enemy.
     let k = b.general(side);
     let ahead = forward(side);
@@ -280,7 +271,7 @@ fn king_danger(b: &Board, side: usize, attackers: i32) -> i32 {
         }
         to = step(to, ahead);
     }
-    if screens == 0 && b.count(them, CHARIOT) > 0 {
+    if screens == 0 && n[them][CHARIOT] > 0 {
         d += 25;
     }
     // A general that has left its back rank is easier to attack.

@@ -369,6 +369,21 @@ impl<'a> Search<'a> {
             legal += 1;
             self.push(m, !quiet);
             let gives_check = self.current().check;
+            // Futility: a quiet move near the leaves that cannot lift a
+            // position far below alpha up to it is not searched.
+            if depth <= 2
+                && legal > 1
+                && quiet
+                && !pv_node
+                && !in_check
+                && !gives_check
+                && alpha.abs() < MATE_BOUND
+                && static_eval + 140 * depth <= alpha
+            {
+                self.pop();
+                self.board.unmake(u);
+                continue;
+            }
             let new_depth = depth - 1 + i32::from(gives_check);
             let v = if legal == 1 {
                 -self.search(new_depth, -beta, -alpha, ply + 1, true)
@@ -380,7 +395,12 @@ impl<'a> Search<'a> {
                     && !gives_check
                     && order[i] < (1 << 23)
                 {
-                    1 + i32::from(legal > 8) + i32::from(depth >= 7 && legal > 16)
+                    let r = 1 + i32::from(legal > 8) + i32::from(depth >= 7 && legal > 16);
+                    if pv_node {
+                        r.min(1)
+                    } else {
+                        r
+                    }
                 } else {
                     0
                 };
@@ -473,13 +493,18 @@ impl<'a> Search<'a> {
             list.moves.swap(i, j);
             order.swap(i, j);
             let m = list.moves[i];
-            let capture = self.board.cells[m.to()] != 0;
+            let victim = self.board.cells[m.to()];
+            // Delta pruning: a capture that cannot bring the score near
+            // alpha even with a margin is not tried.
+            if !in_check && victim != 0 && best + MATERIAL[kind_of(victim)] + 200 < alpha {
+                continue;
+            }
             let u = self.board.make(m);
             if self.board.attacked(side) {
                 self.board.unmake(u);
                 continue;
             }
-            self.push(m, capture);
+            self.push(m, victim != 0);
             let v = -self.quiesce(-beta, -alpha, ply + 1);
             self.pop();
             self.board.unmake(u);
@@ -515,8 +540,9 @@ impl<'a> Search<'a> {
     }
 
     /// The root at `depth` within (`alpha`, `beta`), over `moves` less
-    /// `exclude`: the best score and its line, or `None` if the budget ran
-    /// out first.
+    /// `exclude`: the best score and its line among the moves searched to
+    /// the end, and whether every move was (false when the budget ran out
+    /// first).
     fn root_search(
         &mut self,
         moves: &[Mv],
@@ -524,7 +550,7 @@ impl<'a> Search<'a> {
         depth: i32,
         mut alpha: i32,
         beta: i32,
-    ) -> Option<(i32, Vec<Mv>)> {
+    ) -> (Option<(i32, Vec<Mv>)>, bool) {
         let mut best: Option<(i32, Vec<Mv>)> = None;
         let mut first = true;
         for &m in moves.iter().filter(|m| !exclude.contains(m)) {
@@ -545,7 +571,7 @@ impl<'a> Search<'a> {
             self.pop();
             self.board.unmake(u);
             if self.budget.exhausted() {
-                return None;
+                return (best, false);
             }
             if first || v > alpha {
                 let mut pv = vec![m];
@@ -562,7 +588,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        best
+        (best, true)
     }
 
     /// Iterative deepening: up to `lines` lines (score and moves), best
@@ -609,8 +635,19 @@ impl<'a> Search<'a> {
                     (-INF, INF)
                 };
                 let line = loop {
-                    let Some((v, pv)) = self.root_search(&moves, &exclude, depth as i32, lo, hi)
-                    else {
+                    let (res, complete) = self.root_search(&moves, &exclude, depth as i32, lo, hi);
+                    if !complete {
+                        // Cut short: a best line that held within the
+                        // window (the last best confirmed, or a better
+                        // one) is still worth playing.
+                        if let (Some((v, pv)), 1) = (res, lines) {
+                            if v > lo || lo == -INF {
+                                found = vec![(v, pv)];
+                            }
+                        }
+                        break 'deepen;
+                    }
+                    let Some((v, pv)) = res else {
                         break 'deepen;
                     };
                     if v <= lo && lo > -INF {
