@@ -23,6 +23,7 @@ pub mod gomoku;
 mod level;
 mod mate;
 pub mod quoridor;
+pub mod xiangqi;
 
 pub use budget::{Budget, Limits};
 pub use level::{Level, LevelError};

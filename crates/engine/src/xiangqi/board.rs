@@ -1,0 +1,556 @@
+//! The search's own board: make and unmake in place, a pseudo-legal
+//! generator with a quick legality test, and an incremental Zobrist key and
+//! material-and-place score.
+//!
+//! The rules crate's [`Position`] is the judge of what is legal; its
+//! `play` copies and re-sorts a whole position, which is right for a
+//! service and too slow for millions of nodes. This board is a 16×16
+//! mailbox (the 9×10 points at files 3–11, rows 3–12), so a step off the
+//! board lands on a padding cell and every piece's pattern is a list of
+//! offsets. The tests compare its legal moves with the rules crate's on
+//! many positions.
+//!
+//! Pieces keep the rules crate's slot numbering: `side * 16 + k`, with `k`
+//! 0 the general, 1–2 advisors, 3–4 elephants, 5–6 horses, 7–8 chariots,
+//! 9–10 cannons, 11–15 soldiers. A cell holds `0x20 | id`, or 0 when empty.
+
+use qipan_rules::xiangqi::{Move, Position, Role, Side, Square};
+
+use super::eval::PLACE;
+
+/// A point of the 16×16 board.
+pub(crate) type Sq = usize;
+
+/// A move on the 16×16 board: `from | to << 8`; 0 is no move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, PartialOrd, Ord)]
+pub(crate) struct Mv(pub(crate) u16);
+
+impl Mv {
+    #[inline]
+    pub(crate) fn new(from: Sq, to: Sq) -> Mv {
+        Mv((from | (to << 8)) as u16)
+    }
+    #[inline]
+    pub(crate) fn from(self) -> Sq {
+        (self.0 & 0xff) as usize
+    }
+    #[inline]
+    pub(crate) fn to(self) -> Sq {
+        (self.0 >> 8) as usize
+    }
+    #[inline]
+    pub(crate) fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The rules crate's move.
+    pub(crate) fn public(self) -> Move {
+        Move {
+            from: square(self.from()),
+            to: square(self.to()),
+        }
+    }
+
+    /// The board's move for a rules crate move.
+    pub(crate) fn of(m: Move) -> Mv {
+        Mv::new(sq_of(m.from), sq_of(m.to))
+    }
+}
+
+/// The piece kinds, in the rules crate's role order.
+pub(crate) const GENERAL: usize = 0;
+pub(crate) const ADVISOR: usize = 1;
+pub(crate) const ELEPHANT: usize = 2;
+pub(crate) const HORSE: usize = 3;
+pub(crate) const CHARIOT: usize = 4;
+pub(crate) const CANNON: usize = 5;
+pub(crate) const SOLDIER: usize = 6;
+
+/// The kind of each slot within a side.
+pub(crate) const KIND: [usize; 16] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6, 6, 6];
+
+/// The board point of a rules crate point.
+#[inline]
+pub(crate) fn sq_of(s: Square) -> Sq {
+    (usize::from(s.row()) + 3) * 16 + usize::from(s.file()) + 3
+}
+
+/// The rules crate's point of a board point on the board.
+#[inline]
+pub(crate) fn square(sq: Sq) -> Square {
+    let row = (sq >> 4) as u8 - 3;
+    let file = (sq & 15) as u8 - 3;
+    Square::from_file_row(file, row).unwrap_or_else(|| unreachable!("{sq} is on the board"))
+}
+
+/// Whether a point is one of the 90.
+pub(crate) const ON_BOARD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (r, f) = (i >> 4, i & 15);
+        t[i] = r >= 3 && r <= 12 && f >= 3 && f <= 11;
+        i += 1;
+    }
+    t
+};
+
+/// Whether a point is in a palace (either).
+const IN_PALACE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (r, f) = (i >> 4, i & 15);
+        t[i] = f >= 6 && f <= 8 && ((r >= 3 && r <= 5) || (r >= 10 && r <= 12));
+        i += 1;
+    }
+    t
+};
+
+/// Whether a point lies on red's half (rows 5–9 of the rules, 8–12 here).
+#[inline]
+pub(crate) fn red_half(sq: Sq) -> bool {
+    sq & 0x80 != 0
+}
+
+/// Whether a point lies on `side`'s own half.
+#[inline]
+pub(crate) fn own_half(sq: Sq, side: usize) -> bool {
+    red_half(sq) == (side == 0)
+}
+
+/// One step forward for a side's soldiers.
+#[inline]
+pub(crate) fn forward(side: usize) -> isize {
+    if side == 0 {
+        -16
+    } else {
+        16
+    }
+}
+
+pub(crate) const ORTH: [isize; 4] = [-16, 16, -1, 1];
+const DIAG: [isize; 4] = [-17, -15, 15, 17];
+/// Horse jumps and their legs.
+pub(crate) const HORSE_JUMPS: [(isize, isize); 8] = [
+    (-33, -16),
+    (-31, -16),
+    (-18, -1),
+    (14, -1),
+    (-14, 1),
+    (18, 1),
+    (31, 16),
+    (33, 16),
+];
+/// Horses that attack a point, by their offset from it, with the leg that
+/// must be empty (the diagonal neighbour of the attacked point).
+const HORSE_CHECKS: [(isize, isize); 8] = [
+    (-33, -17),
+    (-31, -15),
+    (-18, -17),
+    (14, 15),
+    (-14, -15),
+    (18, 17),
+    (31, 15),
+    (33, 17),
+];
+
+#[inline]
+fn off(sq: Sq, d: isize) -> Sq {
+    (sq as isize + d) as usize
+}
+
+/// Splitmix, for the Zobrist tables at compile time.
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (state, z ^ (z >> 31))
+}
+
+/// One random number per side, kind and point.
+static ZOBRIST: [[u64; 256]; 14] = {
+    let mut t = [[0u64; 256]; 14];
+    let mut state = 0x656e_6769_6e65_7871;
+    let mut p = 0;
+    while p < 14 {
+        let mut s = 0;
+        while s < 256 {
+            let (next, v) = splitmix(state);
+            state = next;
+            t[p][s] = v;
+            s += 1;
+        }
+        p += 1;
+    }
+    t
+};
+const BLACK_KEY: u64 = splitmix(0x7475_726e_5f78_7131).1;
+
+/// What [`Board::make`] needs to take a move back.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Undo {
+    pub(crate) mv: Mv,
+    pub(crate) captured: u8,
+}
+
+/// The search's board.
+#[derive(Clone)]
+pub(crate) struct Board {
+    /// `0x20 | id` or 0, per point.
+    pub(crate) cells: [u8; 256],
+    /// Each slot's point, or 0 once captured.
+    pub(crate) at: [u8; 32],
+    /// 0 red, 1 black.
+    pub(crate) turn: usize,
+    pub(crate) key: u64,
+    /// Material and place, per side, from that side's point of view.
+    pub(crate) place: [i32; 2],
+}
+
+/// A move list on the stack.
+pub(crate) struct MoveList {
+    pub(crate) moves: [Mv; 128],
+    pub(crate) len: usize,
+}
+
+impl MoveList {
+    pub(crate) fn new() -> MoveList {
+        MoveList {
+            moves: [Mv(0); 128],
+            len: 0,
+        }
+    }
+    #[inline]
+    fn push(&mut self, m: Mv) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+    pub(crate) fn as_slice(&self) -> &[Mv] {
+        &self.moves[..self.len]
+    }
+}
+
+#[inline]
+pub(crate) fn side_of(cell: u8) -> usize {
+    usize::from((cell >> 4) & 1)
+}
+
+#[inline]
+pub(crate) fn kind_of(cell: u8) -> usize {
+    KIND[usize::from(cell & 15)]
+}
+
+#[inline]
+fn zobrist(cell: u8, sq: Sq) -> u64 {
+    ZOBRIST[side_of(cell) * 7 + kind_of(cell)][sq]
+}
+
+/// The place value of a piece for its own side.
+#[inline]
+fn place_of(cell: u8, sq: Sq) -> i32 {
+    let side = side_of(cell);
+    let s = if side == 0 { sq } else { 254 - sq };
+    i32::from(PLACE[kind_of(cell)][s])
+}
+
+impl Board {
+    /// The board of a rules crate position.
+    pub(crate) fn new(pos: &Position) -> Board {
+        let mut b = Board {
+            cells: [0; 256],
+            at: [0; 32],
+            turn: usize::from(pos.turn() == Side::Black),
+            key: 0,
+            place: [0; 2],
+        };
+        let mut next = [[0usize; 7]; 2];
+        const FIRST: [usize; 7] = [0, 1, 3, 5, 7, 9, 11];
+        for (s, p) in pos.pieces() {
+            let side = p.side.index();
+            let kind = match p.role {
+                Role::General => GENERAL,
+                Role::Advisor => ADVISOR,
+                Role::Elephant => ELEPHANT,
+                Role::Horse => HORSE,
+                Role::Chariot => CHARIOT,
+                Role::Cannon => CANNON,
+                Role::Soldier => SOLDIER,
+            };
+            let id = side * 16 + FIRST[kind] + next[side][kind];
+            next[side][kind] += 1;
+            let sq = sq_of(s);
+            let cell = 0x20 | id as u8;
+            b.cells[sq] = cell;
+            b.at[id] = sq as u8;
+            b.key ^= zobrist(cell, sq);
+            b.place[side] += place_of(cell, sq);
+        }
+        if b.turn == 1 {
+            b.key ^= BLACK_KEY;
+        }
+        b
+    }
+
+    /// Where `side`'s general stands.
+    #[inline]
+    pub(crate) fn general(&self, side: usize) -> Sq {
+        usize::from(self.at[side * 16])
+    }
+
+    /// Plays `m` (pseudo-legal) and gives what takes it back.
+    #[inline]
+    pub(crate) fn make(&mut self, m: Mv) -> Undo {
+        let (from, to) = (m.from(), m.to());
+        let piece = self.cells[from];
+        let captured = self.cells[to];
+        if captured != 0 {
+            self.key ^= zobrist(captured, to);
+            self.place[side_of(captured)] -= place_of(captured, to);
+            self.at[usize::from(captured & 31)] = 0;
+        }
+        self.key ^= zobrist(piece, from) ^ zobrist(piece, to) ^ BLACK_KEY;
+        let side = side_of(piece);
+        self.place[side] += place_of(piece, to) - place_of(piece, from);
+        self.cells[from] = 0;
+        self.cells[to] = piece;
+        self.at[usize::from(piece & 31)] = to as u8;
+        self.turn ^= 1;
+        Undo { mv: m, captured }
+    }
+
+    /// Takes back the move [`Board::make`] played.
+    #[inline]
+    pub(crate) fn unmake(&mut self, u: Undo) {
+        let (from, to) = (u.mv.from(), u.mv.to());
+        let piece = self.cells[to];
+        self.turn ^= 1;
+        let side = side_of(piece);
+        self.place[side] -= place_of(piece, to) - place_of(piece, from);
+        self.key ^= zobrist(piece, from) ^ zobrist(piece, to) ^ BLACK_KEY;
+        self.cells[from] = piece;
+        self.at[usize::from(piece & 31)] = from as u8;
+        self.cells[to] = u.captured;
+        if u.captured != 0 {
+            self.key ^= zobrist(u.captured, to);
+            self.place[side_of(u.captured)] += place_of(u.captured, to);
+            self.at[usize::from(u.captured & 31)] = to as u8;
+        }
+    }
+
+    /// Passes the move (the null move of the search).
+    #[inline]
+    pub(crate) fn make_null(&mut self) {
+        self.turn ^= 1;
+        self.key ^= BLACK_KEY;
+    }
+
+    /// Takes back [`Board::make_null`].
+    #[inline]
+    pub(crate) fn unmake_null(&mut self) {
+        self.make_null();
+    }
+
+    /// Whether `side`'s general is attacked (or faces the other general).
+    pub(crate) fn attacked(&self, side: usize) -> bool {
+        let k = self.general(side);
+        let them = side ^ 1;
+        let c = &self.cells;
+        for (dir, &d) in ORTH.iter().enumerate() {
+            let mut s = off(k, d);
+            while ON_BOARD[s] && c[s] == 0 {
+                s = off(s, d);
+            }
+            if !ON_BOARD[s] {
+                continue;
+            }
+            let p = c[s];
+            if side_of(p) == them {
+                let kind = kind_of(p);
+                if kind == CHARIOT || (kind == GENERAL && dir < 2) {
+                    return true;
+                }
+            }
+            s = off(s, d);
+            while ON_BOARD[s] && c[s] == 0 {
+                s = off(s, d);
+            }
+            if ON_BOARD[s] {
+                let p = c[s];
+                if side_of(p) == them && kind_of(p) == CANNON {
+                    return true;
+                }
+            }
+        }
+        for &(h, leg) in &HORSE_CHECKS {
+            let p = c[off(k, h)];
+            if p != 0 && side_of(p) == them && kind_of(p) == HORSE && c[off(k, leg)] == 0 {
+                return true;
+            }
+        }
+        let soldier = |s: Sq| {
+            let p = c[s];
+            p != 0 && side_of(p) == them && kind_of(p) == SOLDIER
+        };
+        soldier(off(k, -forward(them))) || soldier(k - 1) || soldier(k + 1)
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub(crate) fn in_check(&self) -> bool {
+        self.attacked(self.turn)
+    }
+
+    /// Every pseudo-legal move of the side to move (captures only when
+    /// `captures_only`).
+    pub(crate) fn generate(&self, captures_only: bool, list: &mut MoveList) {
+        let side = self.turn;
+        let c = &self.cells;
+        let own = |p: u8| p != 0 && side_of(p) == side;
+        let target_ok = |p: u8| {
+            if captures_only {
+                p != 0 && side_of(p) != side
+            } else {
+                !own(p)
+            }
+        };
+        for (k, &kind) in KIND.iter().enumerate() {
+            let from = usize::from(self.at[side * 16 + k]);
+            if from == 0 {
+                continue;
+            }
+            match kind {
+                GENERAL => {
+                    for &d in &ORTH {
+                        let to = off(from, d);
+                        if IN_PALACE[to] && target_ok(c[to]) {
+                            list.push(Mv::new(from, to));
+                        }
+                    }
+                }
+                ADVISOR => {
+                    for &d in &DIAG {
+                        let to = off(from, d);
+                        if IN_PALACE[to] && target_ok(c[to]) {
+                            list.push(Mv::new(from, to));
+                        }
+                    }
+                }
+                ELEPHANT => {
+                    for &d in &DIAG {
+                        let eye = off(from, d);
+                        let to = off(eye, d);
+                        if ON_BOARD[to] && own_half(to, side) && c[eye] == 0 && target_ok(c[to]) {
+                            list.push(Mv::new(from, to));
+                        }
+                    }
+                }
+                HORSE => {
+                    for &(j, leg) in &HORSE_JUMPS {
+                        let to = off(from, j);
+                        if ON_BOARD[to] && c[off(from, leg)] == 0 && target_ok(c[to]) {
+                            list.push(Mv::new(from, to));
+                        }
+                    }
+                }
+                CHARIOT => {
+                    for &d in &ORTH {
+                        let mut to = off(from, d);
+                        while ON_BOARD[to] && c[to] == 0 {
+                            if !captures_only {
+                                list.push(Mv::new(from, to));
+                            }
+                            to = off(to, d);
+                        }
+                        if ON_BOARD[to] && side_of(c[to]) != side {
+                            list.push(Mv::new(from, to));
+                        }
+                    }
+                }
+                CANNON => {
+                    for &d in &ORTH {
+                        let mut to = off(from, d);
+                        while ON_BOARD[to] && c[to] == 0 {
+                            if !captures_only {
+                                list.push(Mv::new(from, to));
+                            }
+                            to = off(to, d);
+                        }
+                        if !ON_BOARD[to] {
+                            continue;
+                        }
+                        to = off(to, d);
+                        while ON_BOARD[to] && c[to] == 0 {
+                            to = off(to, d);
+                        }
+                        if ON_BOARD[to] && side_of(c[to]) != side {
+                            list.push(Mv::new(from, to));
+                        }
+                    }
+                }
+                _ => {
+                    let to = off(from, forward(side));
+                    if ON_BOARD[to] && target_ok(c[to]) {
+                        list.push(Mv::new(from, to));
+                    }
+                    if !own_half(from, side) {
+                        for to in [from - 1, from + 1] {
+                            if ON_BOARD[to] && target_ok(c[to]) {
+                                list.push(Mv::new(from, to));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the pseudo-legal move `m` keeps the mover's general safe.
+    #[inline]
+    pub(crate) fn legal_after(&mut self, m: Mv) -> bool {
+        let side = self.turn;
+        let u = self.make(m);
+        let ok = !self.attacked(side);
+        self.unmake(u);
+        ok
+    }
+
+    /// Every legal move of the side to move.
+    pub(crate) fn legal_moves(&mut self) -> Vec<Mv> {
+        let mut list = MoveList::new();
+        self.generate(false, &mut list);
+        list.as_slice()
+            .iter()
+            .copied()
+            .filter(|&m| self.legal_after(m))
+            .collect()
+    }
+
+    /// How many pieces of each kind each side has.
+    pub(crate) fn counts(&self) -> [[i32; 7]; 2] {
+        let mut n = [[0i32; 7]; 2];
+        for (id, &at) in self.at.iter().enumerate() {
+            if at != 0 {
+                n[id >> 4][KIND[id & 15]] += 1;
+            }
+        }
+        n
+    }
+
+    /// How many pieces of `kind` a side has.
+    pub(crate) fn count(&self, side: usize, kind: usize) -> i32 {
+        let (lo, hi) = match kind {
+            GENERAL => (0, 1),
+            ADVISOR => (1, 3),
+            ELEPHANT => (3, 5),
+            HORSE => (5, 7),
+            CHARIOT => (7, 9),
+            CANNON => (9, 11),
+            _ => (11, 16),
+        };
+        (lo..hi).filter(|&k| self.at[side * 16 + k] != 0).count() as i32
+    }
+}

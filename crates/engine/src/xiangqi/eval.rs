@@ -1,0 +1,282 @@
+//! The static evaluation, in centipawns for the side to move (a soldier
+//! before the river is worth 100).
+//!
+//! Four parts:
+//!
+//! - **Material and place**, kept up to date move by move by the board:
+//!   chariot 900, cannon 450, horse 400, advisor and elephant 200, soldier
+//!   100, each plus a value for its point from the tables below. The tables
+//!   follow what every xiangqi player learns: soldiers gain once across the
+//!   river and most near the palace, less on the last rank where they only
+//!   go sideways; chariots like open ribs (the d and f files) and the
+//!   enemy's second rank; horses like the centre and the squares in front
+//!   of the enemy palace, and hate their own back corners; cannons like the
+//!   central file at home (the central cannon) and the enemy back rank
+//!   corners, not the enemy palace front where they are blocked; the
+//!   general stays on its back rank.
+//! - **Mobility** of chariots, horses (a horse with one way out or none is
+//!   nearly trapped) and cannons.
+//! - **King safety**: the advisors and elephants a side has lost, weighed
+//!   by the attackers the other side still has; an enemy cannon on the
+//!   general's file with nothing between (the empty-head cannon) or one
+//!   screen between; the general's file open to an enemy chariot.
+//! - **Piece pairs**: cannons need screens and lose value as the board
+//!   empties, horses gain; a side with no piece that can cross the river
+//!   cannot win, so its lead counts for little.
+
+use super::board::{
+    forward, kind_of, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, HORSE_JUMPS,
+    ON_BOARD, ORTH, SOLDIER,
+};
+
+/// Piece values: general, advisor, elephant, horse, chariot, cannon,
+/// soldier.
+pub(crate) const MATERIAL: [i32; 7] = [0, 200, 200, 400, 900, 450, 100];
+
+/// Place tables from red's side of the board: row 0 is black's back rank,
+/// file 0 red's left. Black reads them turned round.
+type Table = [[i16; 9]; 10];
+
+const GENERAL_T: Table = [
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0, 0, 0, -30, -35, -30, 0, 0, 0],
+    [0, 0, 0, -12, -15, -12, 0, 0, 0],
+    [0, 0, 0, 2, 4, 2, 0, 0, 0],
+];
+
+const ADVISOR_T: Table = [
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0, 0, 0, -4, 0, -4, 0, 0, 0],
+    [0, 0, 0, 0, 6, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+];
+
+const ELEPHANT_T: Table = [
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+    [0, 0, -4, 0, 0, 0, -4, 0, 0],
+    [0; 9],
+    [-4, 0, 0, 0, 8, 0, 0, 0, -4],
+    [0; 9],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+];
+
+const HORSE_T: Table = [
+    [0, -6, 8, 6, 4, 6, 8, -6, 0],
+    [-4, 6, 14, 22, 12, 22, 14, 6, -4],
+    [6, 12, 20, 26, 24, 26, 20, 12, 6],
+    [4, 20, 22, 26, 26, 26, 22, 20, 4],
+    [4, 16, 20, 24, 26, 24, 20, 16, 4],
+    [0, 10, 14, 16, 20, 16, 14, 10, 0],
+    [-4, 4, 10, 10, 6, 10, 10, 4, -4],
+    [0, -2, 8, 6, 10, 6, 8, -2, 0],
+    [-6, -4, 0, 6, -10, 6, 0, -4, -6],
+    [-10, -8, -2, -4, -6, -4, -2, -8, -10],
+];
+
+const CHARIOT_T: Table = [
+    [12, 16, 14, 26, 28, 26, 14, 16, 12],
+    [12, 24, 18, 32, 40, 32, 18, 24, 12],
+    [12, 16, 14, 28, 32, 28, 14, 16, 12],
+    [12, 26, 26, 32, 32, 32, 26, 26, 12],
+    [16, 22, 22, 28, 30, 28, 22, 22, 16],
+    [16, 24, 24, 28, 30, 28, 24, 24, 16],
+    [8, 18, 8, 24, 28, 24, 8, 18, 8],
+    [-4, 16, 8, 24, 24, 24, 8, 16, -4],
+    [10, 16, 12, 24, 0, 24, 12, 16, 10],
+    [-12, 12, 8, 24, 0, 24, 8, 12, -12],
+];
+
+const CANNON_T: Table = [
+    [12, 8, 0, -10, -14, -10, 0, 8, 12],
+    [4, 4, 0, -6, -16, -6, 0, 4, 4],
+    [4, 4, 0, -10, -8, -10, 0, 4, 4],
+    [0, 0, -2, 6, 12, 6, -2, 0, 0],
+    [0, 0, 0, 4, 10, 4, 0, 0, 0],
+    [-2, 0, 6, 4, 10, 4, 6, 0, -2],
+    [0, 0, 0, 2, 6, 2, 0, 0, 0],
+    [4, 0, 10, 8, 16, 8, 10, 0, 4],
+    [0, 2, 4, 6, 8, 6, 4, 2, 0],
+    [0, 0, 2, 6, 6, 6, 2, 0, 0],
+];
+
+const SOLDIER_T: Table = [
+    [10, 10, 20, 30, 40, 30, 20, 10, 10],
+    [70, 100, 130, 170, 190, 170, 130, 100, 70],
+    [70, 90, 120, 140, 150, 140, 120, 90, 70],
+    [60, 80, 100, 110, 120, 110, 100, 80, 60],
+    [40, 50, 70, 80, 90, 80, 70, 50, 40],
+    [0, 0, 10, 0, 20, 0, 10, 0, 0],
+    [0, 0, 0, 0, 10, 0, 0, 0, 0],
+    [0; 9],
+    [0; 9],
+    [0; 9],
+];
+
+const TABLES: [Table; 7] = [
+    GENERAL_T, ADVISOR_T, ELEPHANT_T, HORSE_T, CHARIOT_T, CANNON_T, SOLDIER_T,
+];
+
+/// Material plus place for red's pieces by kind and point of the 16×16
+/// board; black looks up the point turned round (`254 - sq`).
+pub(crate) static PLACE: [[i16; 256]; 7] = {
+    let mut t = [[0i16; 256]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut r = 0;
+        while r < 10 {
+            let mut f = 0;
+            while f < 9 {
+                t[k][(r + 3) * 16 + f + 3] = MATERIAL[k] as i16 + TABLES[k][r][f];
+                f += 1;
+            }
+            r += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// What the side to move gets for having the move.
+const TEMPO: i32 = 10;
+
+/// The evaluation for the side to move.
+pub(crate) fn evaluate(b: &Board) -> i32 {
+    let n = b.counts();
+    let majors = |side: usize| n[side][CHARIOT] + n[side][HORSE] + n[side][CANNON];
+    let attackers = |side: usize| majors(side) + n[side][CHARIOT];
+    let all_majors = majors(0) + majors(1);
+    let mut side_score = [0i32; 2];
+    for (side, score) in side_score.iter_mut().enumerate() {
+        let them = side ^ 1;
+        let mut s = b.place[side] + mobility(b, side);
+        // Cannons want screens, horses room: judged by the pieces left.
+        let shift = (all_majors - 6) * 4;
+        s += (n[side][CANNON] - n[side][HORSE]) * shift;
+        s -= king_danger(b, side, &n, attackers(them));
+        *score = s;
+    }
+    let mut v = side_score[b.turn] - side_score[b.turn ^ 1];
+    // A side with nothing that can cross the river cannot mate.
+    let leader = if v > 0 { b.turn } else { b.turn ^ 1 };
+    if v != 0 && majors(leader) + n[leader][SOLDIER] == 0 {
+        v /= 8;
+    }
+    v + TEMPO
+}
+
+#[inline]
+fn step(sq: usize, d: isize) -> usize {
+    (sq as isize + d) as usize
+}
+
+/// Mobility of `side`'s chariots, horses and cannons.
+fn mobility(b: &Board, side: usize) -> i32 {
+    let c = &b.cells;
+    let mut s = 0;
+    for k in [7, 8] {
+        let from = usize::from(b.at[side * 16 + k]);
+        if from == 0 {
+            continue;
+        }
+        let mut n = 0;
+        for &d in &ORTH {
+            let mut to = step(from, d);
+            while ON_BOARD[to] && c[to] == 0 {
+                n += 1;
+                to = step(to, d);
+            }
+            if ON_BOARD[to] && side_of(c[to]) != side {
+                n += 1;
+            }
+        }
+        s += 3 * n;
+    }
+    for k in [5, 6] {
+        let from = usize::from(b.at[side * 16 + k]);
+        if from == 0 {
+            continue;
+        }
+        let mut n = 0;
+        for &(j, leg) in &HORSE_JUMPS {
+            let to = step(from, j);
+            if ON_BOARD[to] && c[step(from, leg)] == 0 && (c[to] == 0 || side_of(c[to]) != side) {
+                n += 1;
+            }
+        }
+        s += 5 * n - if n <= 1 { 20 } else { 0 };
+    }
+    for k in [9, 10] {
+        let from = usize::from(b.at[side * 16 + k]);
+        if from == 0 {
+            continue;
+        }
+        let mut n = 0;
+        for &d in &ORTH {
+            let mut to = step(from, d);
+            while ON_BOARD[to] && c[to] == 0 {
+                n += 1;
+                to = step(to, d);
+            }
+        }
+        s += n;
+    }
+    s
+}
+
+/// How exposed `side`'s general is to an enemy with `attackers` (chariots
+/// counted twice, horses and cannons once).
+fn king_danger(b: &Board, side: usize, n: &[[i32; 7]; 2], attackers: i32) -> i32 {
+    let them = side ^ 1;
+    let mut d = 0;
+    let missing_advisors = 2 - n[side][ADVISOR];
+    let missing_elephants = 2 - n[side][ELEPHANT];
+    d += missing_advisors * (6 + 8 * attackers);
+    d += missing_elephants * (4 + 6 * (n[them][CANNON] + n[them][CHARIOT]));
+    // Along the general's file towards the enemy.
+    let k = b.general(side);
+    let ahead = forward(side);
+    let c = &b.cells;
+    let mut to = step(k, ahead);
+    let mut screens = 0;
+    while ON_BOARD[to] {
+        let p = c[to];
+        if p != 0 {
+            if side_of(p) == them && kind_of(p) == CANNON {
+                d += match screens {
+                    0 => 60,
+                    1 => 18,
+                    _ => 0,
+                };
+            }
+            screens += 1;
+            if screens > 2 {
+                break;
+            }
+        }
+        to = step(to, ahead);
+    }
+    if screens == 0 && n[them][CHARIOT] > 0 {
+        d += 25;
+    }
+    // A general that has left its back rank is easier to attack.
+    if ON_BOARD[step(k, -ahead)] {
+        d += 4 * attackers;
+    }
+    d
+}

@@ -1,0 +1,195 @@
+//! qipan's xiangqi engine (full strength) against a UCCI engine such as
+//! ElephantEye, at the same time per move, from a list of common openings,
+//! each played with both colours. The rules crate referees: a move it
+//! refuses loses, and `History::verdict` ends the game (mate, stalemate,
+//! repetition with perpetual check or chase, the move limit).
+//!
+//!   xiangqi-vs-ucci --engine /tmp/eleeye/eleeye.bin --ms 300 --openings 12 [--moves]
+//!
+//! `--moves` prints every game's moves after its result.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use qipan_engine::xiangqi;
+use qipan_engine::Limits;
+use qipan_rules::xiangqi::{Counters, History, Move, Position, Side};
+use qipan_rules::Status;
+use qipan_strength::Tally;
+
+/// Common openings (ICCS, red first): the central cannon against the
+/// screen horses, the same- and opposite-direction cannons, the pawn,
+/// elephant and horse openings, and others.
+const OPENINGS: [(&str, &str); 12] = [
+    ("central cannon v screen horses", "h2e2 h9g7 h0g2 b9c7 i0h0 i9h9"),
+    ("same-direction cannons", "h2e2 h7e7 h0g2 h9g7"),
+    ("opposite-direction cannons", "h2e2 b7e7 h0g2 b9c7"),
+    ("pawn opening", "g3g4 c6c5 h0g2 h9g7"),
+    ("elephant opening", "c0e2 h9g7 h0g2 g6g5"),
+    ("horse opening", "b0c2 h9g7 g3g4 b9c7"),
+    ("palace-crossing cannon", "h2d2 h9g7 h0g2 i9h9"),
+    ("corner cannon", "b2d2 b9c7 b0c2 a9b9"),
+    ("central cannon v single horse", "h2e2 b9a7 h0g2 h9g7"),
+    ("river-crossing chariot", "h2e2 h9g7 h0g2 b9c7 i0h0 i9h9 h0h6 g6g5"),
+    ("pawn v bottom cannon", "g3g4 h7g7 h2e2 h9i7"),
+    ("pawns facing", "c3c4 c6c5 b0c2 b9c7"),
+];
+
+struct Ucci {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Ucci {
+    fn start(path: &str) -> Ucci {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        let input = child.stdin.take().expect("piped stdin");
+        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let mut u = Ucci {
+            child,
+            input,
+            output,
+        };
+        u.send("ucci");
+        u.wait_for("ucciok");
+        u.send("setoption usebook false");
+        u.send("setoption newgame");
+        u
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").expect("engine stdin");
+        self.input.flush().expect("engine stdin");
+    }
+
+    fn wait_for(&mut self, word: &str) -> String {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.output.read_line(&mut line).unwrap_or(0) == 0 {
+                return String::new();
+            }
+            if line.split_whitespace().next() == Some(word) {
+                return line.trim().to_owned();
+            }
+        }
+    }
+
+    /// The engine's move after `game`, or `None` when it has none.
+    fn play(&mut self, start: &str, game: &History, ms: u64) -> Option<Move> {
+        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+        if moves.is_empty() {
+            self.send(&format!("position fen {start}"));
+        } else {
+            self.send(&format!("position fen {start} moves {}", moves.join(" ")));
+        }
+        self.send(&format!("go time {ms} movestogo 1"));
+        let reply = self.wait_for("bestmove");
+        reply.split_whitespace().nth(1)?.parse().ok()
+    }
+}
+
+impl Drop for Ucci {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        std::thread::sleep(Duration::from_millis(30));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn arg(args: &[String], name: &str, default: &str) -> String {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+        .unwrap_or_else(|| default.to_owned())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let engine = arg(&args, "--engine", "/tmp/eleeye/eleeye.bin");
+    let ms: u64 = arg(&args, "--ms", "300").parse().expect("--ms");
+    let openings: usize = arg(&args, "--openings", "12").parse().expect("--openings");
+    let max_plies: usize = arg(&args, "--max-plies", "400").parse().expect("--max-plies");
+    let verbose = args.iter().any(|a| a == "--moves");
+    let start_fen = Position::start().to_fen();
+    let mut tally = Tally::default();
+    let (mut our_nodes, mut our_time, mut our_depth, mut our_moves) = (0u64, 0f64, 0u64, 0u64);
+    for (g, (name, line)) in OPENINGS.iter().take(openings).enumerate() {
+        for ours in Side::ALL {
+            let mut game = History::new(Position::start(), Counters::default());
+            for m in line.split_whitespace() {
+                game.push(m.parse().expect("ICCS"))
+                    .unwrap_or_else(|e| panic!("opening {name}: {e}"));
+            }
+            let mut them = Ucci::start(&engine);
+            let (result, why) = loop {
+                match game.verdict() {
+                    Status::Won { winner, reason } => {
+                        break (if winner == ours { 1 } else { -1 }, format!("{reason:?}"));
+                    }
+                    Status::Drawn { reason } | Status::Over { reason } => {
+                        break (0, format!("{reason:?}"));
+                    }
+                    Status::Ongoing => {}
+                }
+                if game.moves().len() >= max_plies {
+                    break (0, "ply cap".to_owned());
+                }
+                let mover = game.position().turn();
+                let m = if mover == ours {
+                    let t = Instant::now();
+                    let a = xiangqi::analyse(&game, &Limits::time(Duration::from_millis(ms)), 1);
+                    our_time += t.elapsed().as_secs_f64();
+                    our_nodes += a.nodes;
+                    our_depth += u64::from(a.depth);
+                    our_moves += 1;
+                    a.best().copied()
+                } else {
+                    them.play(&start_fen, &game, ms)
+                };
+                match m.map(|m| game.push(m)) {
+                    Some(Ok(())) => {}
+                    _ => {
+                        let r = if mover == ours { -1 } else { 1 };
+                        break (r, format!("no legal move from {mover}"));
+                    }
+                }
+            };
+            match result {
+                1 => tally.wins += 1,
+                0 => tally.draws += 1,
+                _ => tally.losses += 1,
+            }
+            println!(
+                "game {:2} {:32} qipan {:5}: {:4} ({why}) after {} plies",
+                2 * g + usize::from(ours == Side::Black) + 1,
+                name,
+                ours.as_str(),
+                ["loss", "draw", "win"][(result + 1) as usize],
+                game.moves().len(),
+            );
+            if verbose {
+                let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+                println!("    {}", moves.join(" "));
+            }
+        }
+    }
+    println!("{}", tally.report());
+    if our_moves > 0 {
+        println!(
+            "qipan: {} moves, mean depth {:.1}, {:.0} nodes/s",
+            our_moves,
+            our_depth as f64 / our_moves as f64,
+            our_nodes as f64 / our_time
+        );
+    }
+}
