@@ -23,6 +23,8 @@ pub mod gomoku;
 mod level;
 mod mate;
 pub mod quoridor;
+pub mod tetris;
+pub mod twenty48;
 pub mod xiangqi;
 
 pub use budget::{Budget, Limits};
