@@ -11,6 +11,10 @@
 //! number and its text, or the offset), so a service maps it to a problem
 //! response without reading sentences.
 //!
+//! The other games: [`tetris`] reads and writes fumen v115 strings (every
+//! page of one), [`gomoku`] piskvork `.psq` files and move lists,
+//! [`quoridor`] algebraic move lists (`e2 e8 e3h`).
+//!
 //! Nothing here knows about HTTP: a handler reads the body, calls one
 //! function and maps the result.
 //!
@@ -28,6 +32,9 @@
 
 #![deny(missing_docs)]
 
+pub mod gomoku;
+pub mod quoridor;
+pub mod tetris;
 pub mod xiangqi;
 
 /// The most bytes a reader accepts: a record file is kilobytes, and a

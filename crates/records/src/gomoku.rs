@@ -1,0 +1,321 @@
+//! Gomoku and Renju records: piskvork's `.psq` files and plain move lists.
+//!
+//! A `.psq` file (what the piskvork tournament manager saves) starts with
+//! a line `Piskvorky 15x15, 11:11, 0` (the board's width and height, then
+//! what the program was showing), then one move a line, `x,y,time`: the
+//! column and the row counted from 1 at the top-left corner, and the
+//! milliseconds the move took. The moves end at the first line that is not
+//! one (piskvork writes `-1`, then the players' program names).
+//!
+//! A move list is the points in qipan's notation (`h8 i9 g7`, column `a`–`s`
+//! from the left, row 1 from the bottom), separated by spaces, commas or
+//! line breaks, move numbers (`1.`) skipped.
+//!
+//! The readers check the notation and the board; whether a move is legal
+//! is for the rules to say as the record is played.
+
+use qipan_rules::gomoku::Point;
+
+use crate::MAX_INPUT_BYTES;
+
+/// The widest board a record may name (the rules' largest).
+pub const MAX_SIZE: u8 = 19;
+
+/// A gomoku game as a record holds it: its board's side (when the record
+/// says it) and its moves, black first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveList {
+    /// The board's side, from a `.psq` header.
+    pub size: Option<u8>,
+    /// The moves, black's first.
+    pub moves: Vec<Point>,
+}
+
+/// Why a text is not a gomoku record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GomokuError {
+    /// More bytes than [`MAX_INPUT_BYTES`].
+    #[error("the file has {size} bytes, more than the {limit} a record may have")]
+    TooLarge {
+        /// Its size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The bytes are not UTF-8 (a record is ASCII).
+    #[error("byte {offset} is not UTF-8 (a gomoku record is plain ASCII)")]
+    Encoding {
+        /// The first bad byte.
+        offset: usize,
+    },
+    /// A `.psq` header that is not `Piskvorky WxH, …`.
+    #[error("line 1: {problem}")]
+    BadHeader {
+        /// What is wrong.
+        problem: &'static str,
+    },
+    /// A board that is not square, or larger than the rules play.
+    #[error(
+        "the board is {width}×{height}; qipan plays square boards up to {MAX_SIZE}×{MAX_SIZE}"
+    )]
+    BadBoard {
+        /// Its width.
+        width: u32,
+        /// Its height.
+        height: u32,
+    },
+    /// A move that names no point of the board.
+    #[error("move {number} ({text:?}, line {line}): {problem}")]
+    BadMove {
+        /// The move's number, from 1.
+        number: usize,
+        /// Its text.
+        text: String,
+        /// Its line, from 1.
+        line: usize,
+        /// What is wrong.
+        problem: &'static str,
+    },
+    /// No move at all.
+    #[error("the record has no move")]
+    Empty,
+}
+
+impl qipan_rules::Reason for GomokuError {
+    fn reason(&self) -> &'static str {
+        match self {
+            GomokuError::TooLarge { .. } => "too-large",
+            GomokuError::Encoding { .. } => "bad-encoding",
+            GomokuError::BadHeader { .. } => "bad-header",
+            GomokuError::BadBoard { .. } => "bad-board",
+            GomokuError::BadMove { .. } => "unreadable-move",
+            GomokuError::Empty => "no-game",
+        }
+    }
+}
+
+fn text_of(bytes: &[u8]) -> Result<&str, GomokuError> {
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(GomokuError::TooLarge {
+            size: bytes.len(),
+            limit: MAX_INPUT_BYTES,
+        });
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|e| GomokuError::Encoding {
+        offset: e.valid_up_to(),
+    })
+}
+
+/// Whether a text is a `.psq` file (its first line names piskvork).
+pub fn is_psq(bytes: &[u8]) -> bool {
+    let start = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = &start[..start.len().min(16)];
+    String::from_utf8_lossy(start)
+        .trim_start()
+        .to_ascii_lowercase()
+        .starts_with("piskvork")
+}
+
+/// Reads a `.psq` file or a move list, whichever the text is.
+///
+/// # Errors
+///
+/// As [`read_psq`] and [`read_moves`].
+pub fn read(bytes: &[u8]) -> Result<MoveList, GomokuError> {
+    if is_psq(bytes) {
+        read_psq(bytes)
+    } else {
+        read_moves(bytes)
+    }
+}
+
+/// Reads a piskvork `.psq` file.
+///
+/// # Errors
+///
+/// [`GomokuError`]: too large, not UTF-8, a header that is not
+/// piskvork's, a board qipan does not play, a move off the board, no
+/// move.
+pub fn read_psq(bytes: &[u8]) -> Result<MoveList, GomokuError> {
+    let text = text_of(bytes)?;
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default().trim();
+    let rest = header
+        .split_once(' ')
+        .map(|(_, rest)| rest)
+        .ok_or(GomokuError::BadHeader {
+            problem: "expected `Piskvorky WIDTHxHEIGHT, …`",
+        })?;
+    let dims = rest.split(',').next().unwrap_or_default().trim();
+    let (w, h) = dims.split_once(['x', 'X']).ok_or(GomokuError::BadHeader {
+        problem: "the board is not written WIDTHxHEIGHT",
+    })?;
+    let parse = |t: &str| {
+        t.trim().parse::<u32>().map_err(|_| GomokuError::BadHeader {
+            problem: "the board's width and height must be numbers",
+        })
+    };
+    let (width, height) = (parse(w)?, parse(h)?);
+    if width != height || width == 0 || width > u32::from(MAX_SIZE) {
+        return Err(GomokuError::BadBoard { width, height });
+    }
+    let size = width as u8;
+    let mut moves = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let line_no = i + 2;
+        let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
+        // The moves end at the first line that is not `x,y[,time]`.
+        let (Some(x), Some(y)) = (fields.first(), fields.get(1)) else {
+            break;
+        };
+        let (Ok(x), Ok(y)) = (x.parse::<i64>(), y.parse::<i64>()) else {
+            break;
+        };
+        let number = moves.len() + 1;
+        let bad = |problem| GomokuError::BadMove {
+            number,
+            text: line.trim().to_owned(),
+            line: line_no,
+            problem,
+        };
+        if !(1..=i64::from(size)).contains(&x) || !(1..=i64::from(size)).contains(&y) {
+            return Err(bad("the point is off the board"));
+        }
+        let col = (x - 1) as u8;
+        let row = size - y as u8;
+        moves.push(Point::new(col, row).ok_or_else(|| bad("the point is off the board"))?);
+    }
+    if moves.is_empty() {
+        return Err(GomokuError::Empty);
+    }
+    Ok(MoveList {
+        size: Some(size),
+        moves,
+    })
+}
+
+/// Reads a move list (`h8 i9 g7`, move numbers skipped).
+///
+/// # Errors
+///
+/// [`GomokuError`]: too large, not UTF-8, a word that is not a point, no
+/// move.
+pub fn read_moves(bytes: &[u8]) -> Result<MoveList, GomokuError> {
+    let text = text_of(bytes)?;
+    let mut moves = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        for word in line.split([' ', '\t', ',', ';']).filter(|w| !w.is_empty()) {
+            // `1.`, `12.`, `3...`: a move number.
+            if word
+                .trim_end_matches('.')
+                .chars()
+                .all(|c| c.is_ascii_digit())
+            {
+                continue;
+            }
+            let point: Point =
+                word.to_ascii_lowercase()
+                    .parse()
+                    .map_err(|_| GomokuError::BadMove {
+                        number: moves.len() + 1,
+                        text: word.to_owned(),
+                        line: i + 1,
+                        problem: "not a point: a column a–s and a row 1–19, like h8",
+                    })?;
+            moves.push(point);
+        }
+    }
+    if moves.is_empty() {
+        return Err(GomokuError::Empty);
+    }
+    Ok(MoveList { size: None, moves })
+}
+
+/// A `.psq` file of a game on a `size` board: the header, one line a move
+/// (no times: 0), `-1`.
+pub fn write_psq(size: u8, moves: &[Point]) -> String {
+    let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
+    for p in moves {
+        let (col, row) = (p.col(), p.row());
+        out.push_str(&format!(
+            "{},{},0\n",
+            u32::from(col) + 1,
+            u32::from(size) - u32::from(row)
+        ));
+    }
+    out.push_str("-1\n");
+    out
+}
+
+/// A move list, numbered by pairs: `1. h8 i9\n2. g7 …`.
+pub fn write_moves<T: std::fmt::Display>(moves: &[T]) -> String {
+    let mut out = String::new();
+    for (i, pair) in moves.chunks(2).enumerate() {
+        out.push_str(&format!("{}.", i + 1));
+        for m in pair {
+            out.push(' ');
+            out.push_str(&m.to_string());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn psq_reads_and_writes_back() {
+        let text = "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,7,120\n7,9,30\n-1\npbrain-x.exe\n";
+        let list = read_psq(text.as_bytes()).unwrap();
+        assert_eq!(list.size, Some(15));
+        // x 8 → column h; y 8 from the top of 15 rows → row 8 from the bottom.
+        assert_eq!(list.moves, vec![p("h8"), p("i9"), p("g7")]);
+        let written = write_psq(15, &list.moves);
+        assert_eq!(read_psq(written.as_bytes()).unwrap(), list);
+        assert!(is_psq(written.as_bytes()));
+    }
+
+    #[test]
+    fn move_lists_skip_numbers() {
+        let list = read_moves(b"1. h8 i9\n2. g7, H9\n").unwrap();
+        assert_eq!(list.moves, vec![p("h8"), p("i9"), p("g7"), p("h9")]);
+        let written = write_moves(&list.moves);
+        assert_eq!(written, "1. h8 i9\n2. g7 h9\n");
+        assert_eq!(read_moves(written.as_bytes()).unwrap(), list);
+    }
+
+    #[test]
+    fn bad_records_say_where() {
+        assert!(matches!(
+            read_psq(b"Piskvorky 20x15, 1:1, 0\n1,1,0\n"),
+            Err(GomokuError::BadBoard { .. })
+        ));
+        assert!(matches!(
+            read_psq(b"Piskvorky 15x15, 1:1, 0\n16,1,0\n"),
+            Err(GomokuError::BadMove {
+                number: 1,
+                line: 2,
+                ..
+            })
+        ));
+        assert!(matches!(
+            read_psq(b"Piskvorky 15x15\n-1\n"),
+            Err(GomokuError::Empty)
+        ));
+        assert!(matches!(
+            read_moves(b"h8 zz"),
+            Err(GomokuError::BadMove { number: 2, .. })
+        ));
+        assert!(matches!(
+            read_moves(b"\xff"),
+            Err(GomokuError::Encoding { offset: 0 })
+        ));
+    }
+}
