@@ -20,9 +20,10 @@ cd "$(dirname "$0")/.."
 FONTTOOLS=4.68.0
 NOTO=/usr/share/fonts/opentype/noto
 DEST=crates/picture/fonts
-# Red then black pieces (general, advisor, elephant, horse, chariot, cannon, soldier), then
-# the river's 楚河 漢界. Keep in step with the GLYPHS in crates/picture/src/games/xiangqi.rs.
-CJK_TEXT='帥仕相傌俥炮兵將士象馬車砲卒楚河漢界'
+# Red then black traditional pieces (general, advisor, elephant, horse, chariot, cannon,
+# soldier), the river's 楚河 漢界, then the simplified forms the traditional set lacks
+# (帅 将 马 车). Keep in step with the GLYPHS in crates/picture/src/games/xiangqi.rs.
+CJK_TEXT='帥仕相傌俥炮兵將士象馬車砲卒楚河漢界帅将马车'
 # The text font's blocks, each kept as far as the font has it: printable ASCII, Latin-1
 # and Latin Extended-A (accented Latin), the pinyin vowels with a caron (U+01CD-01DC),
 # Greek, basic Cyrillic, general punctuation (dashes, quotes, ellipsis), CJK symbols and

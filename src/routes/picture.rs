@@ -13,7 +13,9 @@
 
 use actix_web::http::header::{self, EntityTag, HeaderValue};
 use actix_web::{web, HttpRequest, HttpResponse};
-use qipan_picture::{Card, ClockFace, Options, Panel, PanelPlayer, PictureError, CARD_WIDTH};
+use qipan_picture::{
+    Card, ClockFace, Options, Panel, PanelPlayer, PictureError, Pieces, CARD_WIDTH,
+};
 use qipan_rules::{AnyAction, AnyPlayer, AnyPosition, GameKind};
 
 use super::conditional;
@@ -165,12 +167,19 @@ fn options(kind: GameKind, query: &PictureQuery) -> Result<Options, ApiError> {
         }
     };
     let last = last_move(kind, query.last.as_deref())?;
+    let pieces = match query.pieces.as_deref() {
+        None => defaults.pieces,
+        Some(text) => text
+            .parse::<Pieces>()
+            .map_err(|e| ApiError::from(Problem::new(ProblemKind::InvalidQuery, e.to_string())))?,
+    };
     Ok(Options {
         size: query.size.unwrap_or(defaults.size),
         flip,
         coordinates: query.coordinates.unwrap_or(defaults.coordinates),
         highlights: query.highlights.unwrap_or(defaults.highlights),
         last,
+        pieces,
     })
 }
 
@@ -254,12 +263,13 @@ impl Words {
 /// of a match picture's entity tag.
 fn canonical(format: Format, options: &Options, words: Option<Words>) -> String {
     format!(
-        "{}?size={}&flip={}&coordinates={}&highlights={}&lang={}&last={}",
+        "{}?size={}&flip={}&coordinates={}&highlights={}&pieces={}&lang={}&last={}",
         format.extension(),
         options.size,
         options.flip,
         options.coordinates,
         options.highlights,
+        options.pieces,
         words.map_or("", |w| w.lang.tag()),
         options
             .last

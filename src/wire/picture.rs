@@ -28,4 +28,7 @@ pub struct PictureQuery {
     /// duel's default names and result): `zh-Hans`, `zh-Hant` or `en`.
     /// Without it, the reader's (cookie, then `Accept-Language`).
     pub lang: Option<String>,
+    /// The characters on xiangqi pieces: `simplified` (the default, as the
+    /// Chinese notation prints them) or `traditional`.
+    pub pieces: Option<String>,
 }

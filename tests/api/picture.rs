@@ -7,7 +7,9 @@
 
 use std::time::Duration;
 
-use qipan_picture::{Card, ClockFace, Options, Panel, PanelPlayer, CARD_HEIGHT, CARD_WIDTH};
+use qipan_picture::{
+    Card, ClockFace, Options, Panel, PanelPlayer, Pieces, CARD_HEIGHT, CARD_WIDTH,
+};
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -133,6 +135,43 @@ async fn a_state_card_is_the_board_beside_what_its_page_says() {
     app.get(&format!("/v1/xiangqi/{code}/card.png?last=a0a1"))
         .await
         .problem(400, "invalid-query");
+}
+
+/// Pieces carry simplified characters unless the link asks for the
+/// traditional set.
+#[tokio::test]
+async fn xiangqi_pieces_come_in_either_script() {
+    let app = spawn_app().await;
+    let pos = AnyPosition::from_code(GameKind::Xiangqi, START).expect("a code");
+    for (query, pieces) in [
+        ("", Pieces::Simplified),
+        ("?pieces=simplified", Pieces::Simplified),
+        ("?pieces=traditional", Pieces::Traditional),
+    ] {
+        let res = app
+            .get(&format!("/v1/xiangqi/{START}/picture.svg{query}"))
+            .await;
+        assert_eq!(res.status, 200, "{query}");
+        let options = Options {
+            pieces,
+            ..Options::default()
+        };
+        assert_eq!(
+            String::from_utf8_lossy(&res.body),
+            qipan_picture::svg(&pos, &options).expect("drawn"),
+            "{query}"
+        );
+    }
+    let p = app
+        .get(&format!("/v1/xiangqi/{START}/picture.png?pieces=carved"))
+        .await
+        .problem(400, "invalid-query");
+    assert!(
+        p["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("traditional")),
+        "{p}"
+    );
 }
 
 #[tokio::test]

@@ -103,11 +103,13 @@ pub struct Options {
     /// shows it without being told. A 2048 direction or a Tetris input
     /// leaves no mark to draw: it is accepted and not drawn.
     pub last: Option<AnyAction>,
+    /// The characters on xiangqi pieces. The other games ignore it.
+    pub pieces: Pieces,
 }
 
 impl Default for Options {
     /// 480 px wide, not flipped, with coordinates and highlights, no last
-    /// move.
+    /// move, simplified pieces.
     fn default() -> Options {
         Options {
             size: 480,
@@ -115,7 +117,57 @@ impl Default for Options {
             coordinates: true,
             highlights: true,
             last: None,
+            pieces: Pieces::Simplified,
         }
+    }
+}
+
+/// The characters xiangqi pieces carry: the same style a reader's move list
+/// uses, so the board and the notation agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Pieces {
+    /// 帅仕相马车炮兵 and 将士象马车炮卒, as mainland books and the Chinese
+    /// notation print them: the sides share 马车炮 and differ by colour.
+    #[default]
+    Simplified,
+    /// 帥仕相傌俥炮兵 and 將士象馬車砲卒, as traditional sets carve them:
+    /// every role differs between the sides by the character too, so the
+    /// picture stays readable in grey.
+    Traditional,
+}
+
+impl Pieces {
+    /// Every style, in the order a query names them.
+    pub const ALL: [Pieces; 2] = [Pieces::Simplified, Pieces::Traditional];
+
+    /// The name a query gives the style: `simplified`, `traditional`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pieces::Simplified => "simplified",
+            Pieces::Traditional => "traditional",
+        }
+    }
+}
+
+impl std::fmt::Display for Pieces {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A text that names no piece style.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a piece style: simplified or traditional")]
+pub struct ParsePiecesError(pub String);
+
+impl std::str::FromStr for Pieces {
+    type Err = ParsePiecesError;
+
+    fn from_str(s: &str) -> Result<Pieces, ParsePiecesError> {
+        Pieces::ALL
+            .into_iter()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| ParsePiecesError(s.to_owned()))
     }
 }
 

@@ -27,7 +27,7 @@ use resvg::tiny_skia::Pixmap;
 
 use crate::canvas::Canvas;
 use crate::panel::{self, PanelPlayer};
-use crate::{games, render, Options, PictureError, MIN_SIZE};
+use crate::{games, render, Options, PictureError, Pieces, MIN_SIZE};
 
 /// The widest replay, in pixels: a frame is rasterised per position, so a
 /// replay costs its frames times a still picture.
@@ -133,6 +133,7 @@ fn frame(
         coordinates: options.coordinates,
         highlights: true,
         last: f.last,
+        pieces: Pieces::default(),
     };
     let in_frame = |error| PictureError::InFrame {
         index,

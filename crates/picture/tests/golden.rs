@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use qipan_picture::{
     card_png, card_svg, duel_png, duel_svg, png, svg, Card, ClockFace, Options, Panel, PanelPlayer,
-    PictureError, CARD_WIDTH,
+    PictureError, Pieces, CARD_WIDTH,
 };
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use resvg::tiny_skia::Pixmap;
@@ -191,6 +191,17 @@ fn xiangqi_start_without_coordinates_or_highlights() {
         ..Options::default()
     };
     check("xiangqi-start-plain", &common::xiangqi_start(), &options);
+}
+
+#[test]
+fn xiangqi_middlegame_in_traditional_pieces() {
+    let (pos, last) = common::xiangqi_middlegame();
+    let options = Options {
+        size: 400,
+        pieces: Pieces::Traditional,
+        ..with_last(last)
+    };
+    check("xiangqi-middlegame-traditional", &pos, &options);
 }
 
 #[test]

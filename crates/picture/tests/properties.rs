@@ -6,7 +6,7 @@
 //! debug build; `options.rs` covers the largest size.
 
 use proptest::prelude::*;
-use qipan_picture::{png, svg, Options};
+use qipan_picture::{png, svg, Options, Pieces};
 use qipan_rules::{gomoku, quoridor, tetris, twenty48, xiangqi, AnyPosition, GameKind};
 use resvg::tiny_skia::Pixmap;
 
@@ -63,7 +63,8 @@ proptest! {
             pos = pos.play(action).map_err(|e| TestCaseError::fail(e.to_string()))?;
             last = Some(action);
         }
-        let options = Options { size, flip, coordinates, highlights, last };
+        let pieces = Pieces::ALL[usize::from(coordinates != flip)];
+        let options = Options { size, flip, coordinates, highlights, last, pieces };
         draws(&pos, &options)?;
     }
 

@@ -1,21 +1,24 @@
 //! Xiangqi: the 9×10 board with river, palaces and position marks, pieces
-//! as discs with traditional glyphs, the last move and a general in check.
+//! as discs with their glyphs, the last move and a general in check.
 //!
-//! The glyphs are the traditional set that tells the sides apart by the
-//! character as well as by the colour (帥/將, 仕/士, 相/象, 傌/馬, 俥/車,
-//! 炮/砲, 兵/卒): the picture stays readable in grey. The river reads
-//! 楚河 漢界 in the same traditional script.
+//! The pieces carry the simplified characters by default, as the Chinese
+//! notation prints them (帅/将, 马, 车, 炮), or the traditional set that
+//! tells the sides apart by the character as well as by the colour
+//! (帥/將, 仕/士, 相/象, 傌/馬, 俥/車, 炮/砲, 兵/卒), which stays readable in
+//! grey. The river reads 楚河 漢界 in the traditional script either way,
+//! as boards are printed.
 
 use qipan_rules::xiangqi::{Move, Piece, Position, Role, Side, Square};
 
 use super::{turn_token, Grid};
 use crate::canvas::Canvas;
 use crate::fonts::{self, Anchor, Font, Middle, Style};
-use crate::{ImpossibleLast, Options, PictureError};
+use crate::{ImpossibleLast, Options, PictureError, Pieces};
 
-/// Every character drawn, for the font subset: red's pieces, black's, then
-/// the river (the same list as `scripts/subset-fonts.sh`).
-pub(crate) const GLYPHS: &str = "帥仕相傌俥炮兵將士象馬車砲卒楚河漢界";
+/// Every character drawn, for the font subset: red's traditional pieces,
+/// black's, the river, then the simplified forms the traditional ones lack
+/// (the same list as `scripts/subset-fonts.sh`).
+pub(crate) const GLYPHS: &str = "帥仕相傌俥炮兵將士象馬車砲卒楚河漢界帅将马车";
 
 /// Distance between neighbouring points, in drawing units.
 const STEP: f64 = 100.0;
@@ -36,23 +39,28 @@ const SHADOW: &str = "#4a3012";
 const LAST: &str = "#2b77d8";
 const CHECK: &str = "#e5281e";
 
-/// The glyph of a piece.
-fn glyph(piece: Piece) -> &'static str {
-    match (piece.side, piece.role) {
-        (Side::Red, Role::General) => "帥",
-        (Side::Red, Role::Advisor) => "仕",
-        (Side::Red, Role::Elephant) => "相",
-        (Side::Red, Role::Horse) => "傌",
-        (Side::Red, Role::Chariot) => "俥",
-        (Side::Red, Role::Cannon) => "炮",
-        (Side::Red, Role::Soldier) => "兵",
-        (Side::Black, Role::General) => "將",
-        (Side::Black, Role::Advisor) => "士",
-        (Side::Black, Role::Elephant) => "象",
-        (Side::Black, Role::Horse) => "馬",
-        (Side::Black, Role::Chariot) => "車",
-        (Side::Black, Role::Cannon) => "砲",
-        (Side::Black, Role::Soldier) => "卒",
+/// The glyph of a piece in a style.
+fn glyph(piece: Piece, pieces: Pieces) -> &'static str {
+    match (pieces, piece.side, piece.role) {
+        (_, Side::Red, Role::Advisor) => "仕",
+        (_, Side::Red, Role::Elephant) => "相",
+        (_, Side::Red, Role::Soldier) => "兵",
+        (_, Side::Black, Role::Advisor) => "士",
+        (_, Side::Black, Role::Elephant) => "象",
+        (_, Side::Black, Role::Soldier) => "卒",
+        (Pieces::Simplified, Side::Red, Role::General) => "帅",
+        (Pieces::Simplified, Side::Black, Role::General) => "将",
+        (Pieces::Simplified, _, Role::Horse) => "马",
+        (Pieces::Simplified, _, Role::Chariot) => "车",
+        (Pieces::Simplified, _, Role::Cannon) => "炮",
+        (Pieces::Traditional, Side::Red, Role::General) => "帥",
+        (Pieces::Traditional, Side::Red, Role::Horse) => "傌",
+        (Pieces::Traditional, Side::Red, Role::Chariot) => "俥",
+        (Pieces::Traditional, Side::Red, Role::Cannon) => "炮",
+        (Pieces::Traditional, Side::Black, Role::General) => "將",
+        (Pieces::Traditional, Side::Black, Role::Horse) => "馬",
+        (Pieces::Traditional, Side::Black, Role::Chariot) => "車",
+        (Pieces::Traditional, Side::Black, Role::Cannon) => "砲",
     }
 }
 
@@ -154,7 +162,7 @@ pub(crate) fn draw(
     }
     for (sq, piece) in pos.pieces() {
         let (x, y) = place(sq);
-        disc(&mut c, x, y, piece);
+        disc(&mut c, x, y, piece, options.pieces);
     }
     if in_check {
         let (x, y) = place(checked);
@@ -299,7 +307,7 @@ fn coordinates(c: &mut Canvas, g: Grid, flip: bool) {
 /// A piece: shadow, disc, inner ring and glyph. The shadow is a little
 /// larger than the disc and set off down-right, so it also draws the
 /// disc's rim (one shape fewer to render than a stroked edge).
-fn disc(c: &mut Canvas, x: f64, y: f64, piece: Piece) {
+fn disc(c: &mut Canvas, x: f64, y: f64, piece: Piece, pieces: Pieces) {
     let colour = side_colour(piece.side);
     c.circle(x + 1.0, y + 2.5, PIECE + 1.8)
         .fill(SHADOW)
@@ -311,7 +319,15 @@ fn disc(c: &mut Canvas, x: f64, y: f64, piece: Piece) {
         size: 54.0,
         fill: colour,
     };
-    fonts::text(c, glyph(piece), x, y, style, Anchor::Middle, Middle::Ink);
+    fonts::text(
+        c,
+        glyph(piece, pieces),
+        x,
+        y,
+        style,
+        Anchor::Middle,
+        Middle::Ink,
+    );
 }
 
 #[cfg(test)]
@@ -319,18 +335,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_piece_glyph_is_in_the_font_subset_and_the_sides_differ() {
+    fn every_piece_glyph_is_in_the_font_subset_and_traditional_sides_differ() {
         for role in Role::ALL {
-            let red = glyph(Piece {
-                side: Side::Red,
-                role,
-            });
-            let black = glyph(Piece {
-                side: Side::Black,
-                role,
-            });
-            assert!(GLYPHS.contains(red) && GLYPHS.contains(black), "{role}");
-            assert_ne!(red, black, "{role}");
+            for pieces in Pieces::ALL {
+                let [red, black] =
+                    [Side::Red, Side::Black].map(|side| glyph(Piece { side, role }, pieces));
+                assert!(GLYPHS.contains(red) && GLYPHS.contains(black), "{role}");
+                if pieces == Pieces::Traditional {
+                    assert_ne!(red, black, "{role}");
+                }
+            }
         }
     }
 }
