@@ -1,7 +1,7 @@
 //! A minimal WebSocket client for a match's socket: each line typed on
 //! standard input is sent as one text message, and each message from the
 //! service is printed on its own line — enough to play a live duel from two
-//! terminals (see "Live play" in the README).
+//! terminals (see "Live play" in docs/matches.md).
 //!
 //! ```text
 //! cargo run --example ws -- ws://127.0.0.1:8080/v1/matches/<id>/ws

@@ -63,8 +63,8 @@
 # (info: the script reads the port from the service's "qipan listening" line,
 # so keep qipan's info lines).
 set -euo pipefail
-# Schemathesis is one client address: its budgets and connection cap (see the
-# README) would be tested instead of the service.
+# Schemathesis is one client address: its budgets and connection cap (see
+# docs/configuration.md) would be tested instead of the service.
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
 

@@ -1,5 +1,5 @@
 //! Xiangqi state codes: a code that decodes re-encodes to the canonical
-//! code (same-kind pieces may come in any order, as the README allows),
+//! code (same-kind pieces may come in any order, as docs/games/xiangqi.md allows),
 //! which decodes to the same position; the position's legal moves all
 //! play, exactly the legal ones of every move from a piece of the side to
 //! move do, each has WXF and Chinese names, and the FEN export reads back

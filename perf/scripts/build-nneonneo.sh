@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the program that times nneonneo/2048-ai's execute_move, the THEIRS
-# of scripts/slide-vs-nneonneo.sh and the QIPAN_NNEONNEO of
+# of perf/scripts/slide-vs-nneonneo.sh and the QIPAN_NNEONNEO of
 # `cargo bench --bench twenty48`, from their source and our driver
-# (scripts/nneonneo-driver.cpp). Their code stays under /tmp; this
+# (perf/scripts/nneonneo-driver.cpp). Their code stays under /tmp; this
 # repository carries none of it.
 #
-#   NNEONNEO_GIT=/path/to/2048-ai.git bash scripts/build-nneonneo.sh
-#   bash scripts/build-nneonneo.sh /path/to/2048-ai.git
+#   NNEONNEO_GIT=/path/to/2048-ai.git bash perf/scripts/build-nneonneo.sh
+#   bash perf/scripts/build-nneonneo.sh /path/to/2048-ai.git
 #
 # The argument (or NNEONNEO_GIT) is a git directory holding nneonneo/2048-ai:
 # a bare clone (`git clone --bare` of the nneonneo/2048-ai repository) or
@@ -17,14 +17,14 @@
 # through its exported symbol, as a program using their engine as a library
 # does), and prints the first's path last, so that
 #
-#   THEIRS=$(bash scripts/build-nneonneo.sh DIR | tail -n 1) bash scripts/slide-vs-nneonneo.sh
+#   THEIRS=$(bash perf/scripts/build-nneonneo.sh DIR | tail -n 1) bash perf/scripts/slide-vs-nneonneo.sh
 #
 # runs the comparison. The driver is built as slide_bench is: -O3, and with
 # NATIVE=1 -march=native beside Rust's -C target-cpu=native. With NATIVE=1
 # it also builds OUT/driver-callgrind, the first for -march=x86-64-v3 (AVX2,
 # BMI2): valgrind 3.19 stops at the first AVX-512 instruction, which
 # -march=native emits on a CPU that has them, and
-# scripts/slide-vs-nneonneo.sh counts instructions on this build (beside
+# perf/scripts/slide-vs-nneonneo.sh counts instructions on this build (beside
 # ours built with -C target-cpu=x86-64-v3) when it is there.
 #
 # Environment (defaults):
@@ -35,7 +35,7 @@
 #   NATIVE        1: -march=native; 0: not (1)
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 git_dir=${1:-${NNEONNEO_GIT:-}}
 [[ -n $git_dir ]] || {
@@ -65,14 +65,14 @@ flags=(-std=c++11 -O3 -DNDEBUG -Wno-return-type)
 if [[ $NATIVE == 1 ]]; then
     flags+=(-march=native)
 fi
-"$CXX" "${flags[@]}" -I "$OUT/src" -o "$OUT/driver" scripts/nneonneo-driver.cpp
+"$CXX" "${flags[@]}" -I "$OUT/src" -o "$OUT/driver" perf/scripts/nneonneo-driver.cpp
 if [[ $NATIVE == 1 ]]; then
     "$CXX" "${flags[@]/-march=native/-march=x86-64-v3}" -I "$OUT/src" -o "$OUT/driver-callgrind" \
-        scripts/nneonneo-driver.cpp
+        perf/scripts/nneonneo-driver.cpp
 fi
 "$CXX" "${flags[@]}" -Dmain=nneonneo_main -c -o "$OUT/2048.o" "$OUT/src/2048.cpp"
 "$CXX" "${flags[@]}" -DNNEONNEO_LINKED -I "$OUT/src" -o "$OUT/driver-linked" \
-    scripts/nneonneo-driver.cpp "$OUT/2048.o"
+    perf/scripts/nneonneo-driver.cpp "$OUT/2048.o"
 built="$OUT/driver, $OUT/driver-linked"
 [[ $NATIVE == 1 ]] && built+=", $OUT/driver-callgrind (x86-64-v3)"
 echo "nneonneo/2048-ai $commit, $CXX ${flags[*]}: $built" >&2

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Builds Pikafish (the official-pikafish/Pikafish repository, the strongest
-# open-source xiangqi engine) under /tmp, for scripts/perft-vs-pikafish.sh,
+# open-source xiangqi engine) under /tmp, for perf/scripts/perft-vs-pikafish.sh,
 # and prints the path of the binary on its last line. Nothing of Pikafish is
 # kept in this repository: the script reads a clone of it, copies its
 # source out under WORK, and builds it there.
 #
-#   bash scripts/build-pikafish.sh PIKAFISH_GIT
-#   PIKAFISH=$(bash scripts/build-pikafish.sh PIKAFISH_GIT | tail -n 1) \
-#       bash scripts/perft-vs-pikafish.sh
+#   bash perf/scripts/build-pikafish.sh PIKAFISH_GIT
+#   PIKAFISH=$(bash perf/scripts/build-pikafish.sh PIKAFISH_GIT | tail -n 1) \
+#       bash perf/scripts/perft-vs-pikafish.sh
 #
 # PIKAFISH_GIT is a git directory of the repository (a clone, or a bare
-# mirror); REV (HEAD) the commit to build. The figures in the README were
+# mirror); REV (HEAD) the commit to build. The figures in docs/performance.md were
 # measured at 97133eeb.
 #
 # Pikafish refuses `go perft` until its evaluation network is loaded, and no

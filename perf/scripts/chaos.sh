@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Chaos test of persisted moves: examples/chaos_load.rs runs CONCURRENCY
+# Chaos test of persisted moves: perf/load/src/bin/chaos_load.rs runs CONCURRENCY
 # loops, each playing its own match one move per POST /v1/matches/{id}/play
 # with If-Match (solo 2048 and xiangqi duels whose two seats the loop holds,
 # taken in turn), and journals every move the service acknowledges (2xx)
@@ -16,7 +16,7 @@
 # journaled state code. Once on a SQLite file, once on a fresh PostgreSQL
 # database.
 #
-#   bash scripts/chaos.sh
+#   bash perf/scripts/chaos.sh
 #
 # Prints each backend's load and check output and a summary table: kills,
 # acknowledged moves, verified (in the history), older than the history
@@ -37,12 +37,12 @@
 # syncs the journal after each move), KEEP (0: 1 keeps the temporary
 # directory), RUST_LOG (warn).
 set -euo pipefail
-# The load is one client address: its budgets and connection cap (see the
-# README) would refuse it.
+# The load is one client address: its budgets and connection cap (see
+# docs/configuration.md) would refuse it.
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 CONCURRENCY=${CONCURRENCY:-32}
 INTERVAL=${INTERVAL:-5}
@@ -66,9 +66,9 @@ if [[ " $BACKENDS " == *" postgres "* ]]; then
     psql -X -q -d "$PG_URL/postgres" -c 'SELECT 1' >/dev/null
 fi
 
-cargo build --release --locked --bin qipan --example chaos_load
+cargo build --release --locked --bin qipan --bin chaos_load
 qipan=target/release/qipan
-chaos=target/release/examples/chaos_load
+chaos=target/release/chaos_load
 
 tmp=$(mktemp -d)
 server_pid='' load_pid='' failed=0 db_created=0

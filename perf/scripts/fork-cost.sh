@@ -6,7 +6,7 @@
 # CONNECTIONS connections, on SQLite and on PostgreSQL, in one run. Prints
 # requests per second and latency of each, and the fork/create ratios.
 #
-#   bash scripts/fork-cost.sh
+#   bash perf/scripts/fork-cost.sh
 #
 # Creates a SQLite file in a temporary directory and the PostgreSQL database
 # qipan_forkcost (dropped first, dropped again on exit). Not part of the
@@ -21,7 +21,7 @@ set -euo pipefail
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-16}
@@ -41,7 +41,7 @@ cargo build --release --locked --bin qipan
 tmp=$(mktemp -d)
 server_pid=
 # shellcheck source=lib/server.sh
-source "scripts/lib/server.sh"
+source "perf/scripts/lib/server.sh"
 
 cleanup() {
     stop_server_if_any

@@ -17,7 +17,7 @@ one run, each beside a baseline measured in the same run:
 4. shutdown: 48 requests in flight (PNG pictures, one worker), then
    SIGTERM: how many answered, how many refused, how long until exit.
 
-   python3 scripts/hardening-figures.py            # after cargo build --release
+   python3 perf/scripts/hardening-figures.py            # after cargo build --release
 
 Needs wrk. Uses ports 18300-18304 and a SQLite file in a temporary
 directory. Not part of the tests or CI. Environment: DURATION (10, seconds),
@@ -36,7 +36,7 @@ import tempfile
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 QIPAN = os.environ.get("QIPAN", os.path.join(ROOT, "target/release/qipan"))
 DURATION = int(os.environ.get("DURATION", "10"))
 SLOW = int(os.environ.get("SLOW", "1000"))

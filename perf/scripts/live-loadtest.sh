@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load test of the live match stream, GET /v1/matches/{id}/events (Server-Sent
-# Events), through examples/live_load.rs, against qipan on a SQLite file and,
+# Events), through perf/load/src/bin/live_load.rs, against qipan on a SQLite file and,
 # with PG=1, on PostgreSQL too. Three measurements, each on a fresh server and
 # a fresh database:
 #
@@ -25,8 +25,8 @@
 #               run, the mean ratio with/without, the server's CPU per move,
 #               and the delivery latency under load.
 #
-#   bash scripts/live-loadtest.sh
-#   PG=1 TESTS="fanout throughput" ROUNDS=3 bash scripts/live-loadtest.sh
+#   bash perf/scripts/live-loadtest.sh
+#   PG=1 TESTS="fanout throughput" ROUNDS=3 bash perf/scripts/live-loadtest.sh
 #
 # Client and server share the machine (nothing is pinned), so on a small
 # machine the client's CPU — reading a thousand streams — is taken from the
@@ -49,11 +49,11 @@
 # RUST_LOG (warn: request logs off).
 set -euo pipefail
 # The load generator is one client address: its budgets and connection cap
-# (see the README) would be measured instead of the service.
+# (docs/configuration.md) would be measured instead of the service.
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 TESTS=${TESTS:-fanout idle throughput}
 SPECTATORS=${SPECTATORS:-1000}
@@ -94,12 +94,12 @@ if (($(ulimit -n) < want)); then
     exit 1
 fi
 
-cargo build --release --bin qipan --example live_load
+cargo build --release --bin qipan --bin live_load
 
 tmp=$(mktemp -d)
 server_pid=
 # shellcheck source=lib/server.sh
-source "scripts/lib/server.sh"
+source "perf/scripts/lib/server.sh"
 
 cleanup() {
     stop_server_if_any
@@ -127,7 +127,7 @@ fresh_db() {
 }
 
 # shellcheck source=lib/cpu.sh
-source "scripts/lib/cpu.sh"
+source "perf/scripts/lib/cpu.sh"
 
 # Stops the server and shows what it logged (warnings and errors only, by
 # default).
@@ -150,7 +150,7 @@ run_test() {
     start_server "$PORT" "$url" --database-pool "$POOL"
     echo "-- $test (server pid $server_pid, $url)"
     before_pg=$(pg_ticks) start=$(date +%s.%N)
-    target/release/examples/live_load --url "http://127.0.0.1:$PORT" --server-pid "$server_pid" \
+    target/release/live_load --url "http://127.0.0.1:$PORT" --server-pid "$server_pid" \
         --threads "$CLIENT_THREADS" --label "$backend" "$test" "$@" | tee "$tmp/$backend-$test.out"
     end=$(date +%s.%N)
     grep '^{' "$tmp/$backend-$test.out" >"$tmp/$backend-$test.json"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load test of the stateless API against a baseline: an actix-web handler
-# that returns fixed bytes (examples/fixed_json.rs) of the same size as
+# that returns fixed bytes (perf/load/src/bin/fixed_json.rs) of the same size as
 # qipan's answer. Both servers run release builds with the same worker
 # count, on loopback only; wrk alternates between them, round by round, and
 # the script prints requests/s of each and the ratio qipan/baseline for:
@@ -13,12 +13,12 @@
 #              sends its bytes uncompressed: the ratio is what compressing
 #              each answer costs)
 #
-# for each game in GAMES. The positions come from examples/positions.rs
+# for each game in GAMES. The positions come from perf/load/src/bin/positions.rs
 # (random play from the start, a fixed seed). The baseline's body is qipan's
 # answer for the first position of each list. It stops by itself and kills
 # every server on exit.
 #
-#   bash scripts/loadtest.sh
+#   bash perf/scripts/loadtest.sh
 #
 # Environment (defaults): GAMES ("xiangqi gomoku"), COUNT (3000), WHAT
 # ("cached read play read-br"), CODE (the cached read's code: a xiangqi
@@ -29,11 +29,11 @@
 # binaries are), BUILD (1: build them first).
 set -euo pipefail
 # The load generator is one client address: its budgets and connection cap
-# (see the README) would be measured instead of the service.
+# (docs/configuration.md) would be measured instead of the service.
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 GAMES=${GAMES:-xiangqi gomoku}
 COUNT=${COUNT:-3000}
@@ -54,7 +54,7 @@ command -v curl >/dev/null || (apt-get update && apt-get install -y curl)
 
 BIN=${CARGO_TARGET_DIR:-target}/release
 if [[ ${BUILD:-1} == 1 ]]; then
-    cargo build --release --locked --examples --bins
+    cargo build --release --locked --bins
 fi
 
 server_pin=() wrk_pin=()
@@ -155,7 +155,7 @@ compare() {
     local qipan=$1$2 path=$2 read_body=$3 play_body=$4 name=$5
     shift 5
     local port=$((BASE_PORT))
-    start "baseline-$name" "$BIN"/examples/fixed_json "127.0.0.1:$port" \
+    start "baseline-$name" "$BIN"/fixed_json "127.0.0.1:$port" \
         "$read_body" "$play_body"
     local baseline_pid=${pids[-1]}
     wait_for "http://127.0.0.1:$port/v1/xiangqi/x"
@@ -191,7 +191,7 @@ if [[ " $WHAT " == *" cached "* ]]; then
 fi
 
 for game in $GAMES; do
-    "$BIN"/examples/positions "$game" "$COUNT" 7 >"$tmp/$game.txt"
+    "$BIN"/positions "$game" "$COUNT" 7 >"$tmp/$game.txt"
     read -r code action < <(head -n 1 "$tmp/$game.txt")
     # The baseline answers with qipan's bytes for the first position.
     curl -fsS --max-time 5 -o "$tmp/$game-read.json" "http://$UNCACHED_ADDR/v1/$game/$code"

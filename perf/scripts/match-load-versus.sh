@@ -2,17 +2,17 @@
 # Persisted moves per second of this checkout beside an earlier commit's, in
 # one run: builds REV's server in a git worktree under /tmp (its own target
 # directory, kept for the next run), then plays ROUNDS rounds, each a run of
-# examples/match_load.rs against REV's server and one against this
+# perf/load/src/bin/match_load.rs against REV's server and one against this
 # checkout's, alternating which goes first, on SQLite and then on
 # PostgreSQL. Both servers face the same client, this checkout's: the
 # client is the load, not what is measured (a client built from REV would
 # parse REV's answers, which are not the same size). Prints each run, then
 # the medians and the median of the rounds' ratios (this checkout / REV).
 #
-#   bash scripts/match-load-versus.sh REV
+#   bash perf/scripts/match-load-versus.sh REV
 #
 # Client, server and database share the machine, as in
-# scripts/match-loadtest.sh (whose settings this takes: CONCURRENCY,
+# perf/scripts/match-loadtest.sh (whose settings this takes: CONCURRENCY,
 # DURATION, WARMUP, POOL, PG*); a round's two runs follow each other within
 # seconds, so that a change in what else the machine does weighs on both.
 # Not part of the tests or CI.
@@ -25,7 +25,7 @@ set -euo pipefail
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0 RUST_LOG=${RUST_LOG:-warn}
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 rev=${1:?usage: match-load-versus.sh REV}
 ROUNDS=${ROUNDS:-6}
@@ -55,12 +55,12 @@ echo "== building $short in $worktree"
 (cd "$worktree" && CARGO_TARGET_DIR=$BASE_DIR/target cargo build --release --locked --bin qipan)
 cp "$BASE_DIR/target/release/qipan" "$BASE_DIR/qipan-$short"
 echo "== building this checkout"
-cargo build --release --locked --bin qipan --example match_load
+cargo build --release --locked --bin qipan --bin match_load
 
 tmp=$(mktemp -d)
 server_pid=
 # shellcheck source=lib/server.sh
-source "scripts/lib/server.sh"
+source "perf/scripts/lib/server.sh"
 
 cleanup() {
     stop_server_if_any
@@ -83,7 +83,7 @@ run() {
         url="$PG_URL/$BENCH_DB"
     fi
     QIPAN_BIN=$bin start_server "$PORT" "$url" --database-pool "$POOL"
-    out=$(target/release/examples/match_load --url "http://127.0.0.1:$PORT" \
+    out=$(target/release/match_load --url "http://127.0.0.1:$PORT" \
         --concurrency "$CONCURRENCY" --duration "${DURATION}s" --warmup "${WARMUP}s" |
         grep '^{')
     stop_server

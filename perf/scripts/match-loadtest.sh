@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load test of persisted moves: examples/match_load.rs runs CONCURRENCY loops,
+# Load test of persisted moves: perf/load/src/bin/match_load.rs runs CONCURRENCY loops,
 # each playing its own solo 2048 match one move per POST /v1/matches/{id}/play
 # (every move one write transaction), against qipan on SQLite and then on
 # PostgreSQL. Then, on the same PostgreSQL server and in the same session,
@@ -9,7 +9,7 @@
 # POST /v1/2048/{code}/play against a server without a database: the cost of
 # HTTP, the rules and the rendering alone.
 #
-#   bash scripts/match-loadtest.sh
+#   bash perf/scripts/match-loadtest.sh
 #
 # Prints each run's output, the CPU each process used while it ran (in cores;
 # client, server and database share the machine, nothing is pinned, so on a
@@ -25,11 +25,11 @@
 # (18180, and the next two), RUST_LOG (warn: request logs off).
 set -euo pipefail
 # The load generator is one client address: its budgets and connection cap
-# (see the README) would be measured instead of the service.
+# (docs/configuration.md) would be measured instead of the service.
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 CONCURRENCY=${CONCURRENCY:-64}
 DURATION=${DURATION:-20}
@@ -52,12 +52,12 @@ for tool in curl psql pgbench; do
 done
 psql -X -q -d postgres -c 'SELECT 1' >/dev/null
 
-cargo build --release --bin qipan --example match_load
+cargo build --release --bin qipan --bin match_load
 
 tmp=$(mktemp -d)
 server_pid=
 # shellcheck source=lib/server.sh
-source "scripts/lib/server.sh"
+source "perf/scripts/lib/server.sh"
 
 cleanup() {
     stop_server_if_any
@@ -74,7 +74,7 @@ fresh_db() {
 }
 
 # shellcheck source=lib/cpu.sh
-source "scripts/lib/cpu.sh"
+source "perf/scripts/lib/cpu.sh"
 
 # Runs the client against the server on a port, keeps its JSON line in
 # $tmp/<label>.json, stops the server and prints the CPU the server (and, with
@@ -84,7 +84,7 @@ source "scripts/lib/cpu.sh"
 run_client() {
     local port=$1 label=$2 mode=$3 pg=$4 before_s before_pg after_s after_pg start end wall
     before_s=$(ticks "$server_pid") before_pg=$(pg_ticks) start=$(date +%s.%N)
-    target/release/examples/match_load --url "http://127.0.0.1:$port" --mode "$mode" \
+    target/release/match_load --url "http://127.0.0.1:$port" --mode "$mode" \
         --concurrency "$CONCURRENCY" --duration "${DURATION}s" --warmup "${WARMUP}s" \
         --threads "$CLIENT_THREADS" --label "$label" | tee "$tmp/$label.out"
     end=$(date +%s.%N)

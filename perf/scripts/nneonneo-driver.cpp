@@ -1,6 +1,6 @@
 // Times nneonneo/2048-ai's execute_move on the workloads of
 // crates/rules/examples/slide_bench.rs: the THEIRS half of
-// scripts/slide-vs-nneonneo.sh (protocol in that script's header).
+// perf/scripts/slide-vs-nneonneo.sh (protocol in that script's header).
 //
 //   driver BOARDS PASSES CHAIN
 //
@@ -26,7 +26,7 @@
 // `None` arm does for ours. Neither does it have a score; slide_bench's
 // `tight` does not ask ours for one either.
 //
-// scripts/build-nneonneo.sh extracts their source and builds this file
+// perf/scripts/build-nneonneo.sh extracts their source and builds this file
 // against it; their code is not part of this repository.
 
 #include <chrono>

@@ -11,15 +11,15 @@
 # median wall times and the ratio qipan/Pikafish; the target is ≤ 1.0. It
 # also prints each engine's start-up (perft 1) and the ratio without it.
 #
-#   bash scripts/perft-vs-pikafish.sh
-#   CALLGRIND=1 bash scripts/perft-vs-pikafish.sh   # also instruction counts
+#   bash perf/scripts/perft-vs-pikafish.sh
+#   CALLGRIND=1 bash perf/scripts/perft-vs-pikafish.sh   # also instruction counts
 #
 # PIKAFISH names a Pikafish binary whose `go perft` runs without a network
-# file (perft evaluates nothing): scripts/build-pikafish.sh builds one under
+# file (perft evaluates nothing): perf/scripts/build-pikafish.sh builds one under
 # /tmp from a clone of the Pikafish repository (its code is not kept here):
 #
-#   PIKAFISH=$(bash scripts/build-pikafish.sh PIKAFISH_GIT | tail -n 1) \
-#       bash scripts/perft-vs-pikafish.sh
+#   PIKAFISH=$(bash perf/scripts/build-pikafish.sh PIKAFISH_GIT | tail -n 1) \
+#       bash perf/scripts/perft-vs-pikafish.sh
 #
 # Not part of the tests or CI.
 #
@@ -31,7 +31,7 @@
 set -euo pipefail
 export LC_ALL=C
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 pikafish=${PIKAFISH:?PIKAFISH must name a Pikafish binary whose go perft runs without a network file}
 [[ -x $pikafish ]] || { echo "PIKAFISH=$pikafish is not an executable" >&2; exit 1; }

@@ -5,16 +5,16 @@
 # Twice: with the view cache on (what a shared link meets after its first
 # request) and off (every request renders: the cost of drawing).
 #
-#   bash scripts/picture-loadtest.sh
+#   bash perf/scripts/picture-loadtest.sh
 #
 # Environment (defaults): CODE (a middlegame), CONNECTIONS (32),
 # DURATION (10s), SIZE (600, the width share pages put in previews).
 set -euo pipefail
 # The load generator is one client address: its budgets and connection cap
-# (see the README) would be measured instead of the service.
+# (docs/configuration.md) would be measured instead of the service.
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 CODE=${CODE:-VVRWU1dFUjRRHEM2ODo8PgQDBQIGFBgABxMZGx8jJio}
 CONNECTIONS=${CONNECTIONS:-32}
@@ -24,7 +24,7 @@ ADDR=127.0.0.1:18085
 export RUST_LOG=warn
 
 command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk)
-cargo build --release --bins
+cargo build --release --bin qipan
 
 server_pin=() wrk_pin=()
 if command -v taskset >/dev/null && (($(nproc) >= 2)); then

@@ -6,15 +6,15 @@
 # VmHWM the peak); then, where the binary serves them, draws the match's and a state's chat
 # cards at eight sizes, and reads it once more.
 #
-#   bash scripts/picture-rss.sh                    # this checkout's release binary
-#   QIPAN_BIN=/tmp/qipan-before bash scripts/picture-rss.sh   # another build, same steps
+#   bash perf/scripts/picture-rss.sh                    # this checkout's release binary
+#   QIPAN_BIN=/tmp/qipan-before bash perf/scripts/picture-rss.sh   # another build, same steps
 #
 # Needs curl and jq.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
-# shellcheck source=scripts/lib/server.sh
-source scripts/lib/server.sh
+# shellcheck source=perf/scripts/lib/server.sh
+source perf/scripts/lib/server.sh
 trap 'stop_server_if_any; rm -rf "$tmp"' EXIT
 
 port=${PORT:-18093}

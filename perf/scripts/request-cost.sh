@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
 # Instructions per request, counted by callgrind: what the service executes
 # to answer one request, a figure that does not depend on what else the
-# machine is doing (unlike wrk's requests/s, see scripts/loadtest.sh).
+# machine is doing (unlike wrk's requests/s, see perf/scripts/loadtest.sh).
 #
 # Each measurement runs a release server (one worker) under
 # `valgrind --tool=callgrind` twice: once answering WARM requests, once WARM
 # + COUNT, all over one keep-alive connection (one curl); the difference of
 # the two totals over COUNT is the cost of a request, start-up and shut-down
-# cancelling out. The measurements, as in scripts/loadtest.sh:
+# cancelling out. The measurements, as in perf/scripts/loadtest.sh:
 #
 #   cached     GET /v1/xiangqi/{CODE}, one code (the view cache's hit path)
 #   read       GET /v1/{game}/{code} over distinct codes, cache off
 #   play       POST /v1/{game}/{code}/play of one legal move, distinct
 #              positions
-#   baseline   the same GETs and POSTs against examples/fixed_json (an
+#   baseline   the same GETs and POSTs against fixed_json (perf/load/src/bin/fixed_json.rs, an
 #              actix-web handler answering fixed bytes of the same size)
 #
-# The positions come from examples/positions.rs (seed 7, as loadtest.sh).
+# The positions come from perf/load/src/bin/positions.rs (seed 7, as loadtest.sh).
 # With PROFILE=1 both runs' callgrind files are kept in OUT (default
 # /tmp/request-cost): NAME.out and NAME.warm.out, whose difference, function
-# by function, is what COUNT requests cost (scripts/request-profile.py).
+# by function, is what COUNT requests cost (perf/scripts/request-profile.py).
 #
-#   bash scripts/request-cost.sh
+#   bash perf/scripts/request-cost.sh
 #
 # Environment (defaults): GAMES ("xiangqi gomoku"), WHAT ("cached read
 # play"), COUNT (2000), WARM (200), CODE (a xiangqi middlegame),
@@ -30,7 +30,7 @@ set -euo pipefail
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0 QIPAN_WORKERS=1 RUST_LOG=warn
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 GAMES=${GAMES:-xiangqi gomoku}
 WHAT=${WHAT:-cached read play}
@@ -44,7 +44,7 @@ PORT=18090
 
 command -v valgrind >/dev/null || { echo "valgrind is needed" >&2; exit 1; }
 if [[ ${BUILD:-1} == 1 ]]; then
-    cargo build --release --locked --examples --bins
+    cargo build --release --locked --bins
 fi
 mkdir -p "$OUT"
 
@@ -136,7 +136,7 @@ qipan() {
 }
 
 for game in $GAMES; do
-    "$BIN/examples/positions" "$game" $((WARM + COUNT)) 7 >"$tmp/$game.txt"
+    "$BIN/positions" "$game" $((WARM + COUNT)) 7 >"$tmp/$game.txt"
 done
 first=${GAMES%% *}
 
@@ -152,7 +152,7 @@ if [[ " $WHAT " == *" cached "* ]]; then
     wait "$server_pid" 2>/dev/null || true
     server_pid=
     measure cached "$tmp/$first.txt" xiangqi "cached-baseline" -- \
-        "$BIN/examples/fixed_json" "127.0.0.1:$PORT" "$curl_body"
+        "$BIN/fixed_json" "127.0.0.1:$PORT" "$curl_body"
 fi
 
 for game in $GAMES; do
@@ -173,6 +173,6 @@ for game in $GAMES; do
         wait "$server_pid" 2>/dev/null || true
         server_pid=
         measure "$mode" "$tmp/$game.txt" "$game" "$game-$mode-baseline" -- \
-            "$BIN/examples/fixed_json" "127.0.0.1:$PORT" "$tmp/read.json" "$tmp/play.json"
+            "$BIN/fixed_json" "127.0.0.1:$PORT" "$tmp/read.json" "$tmp/play.json"
     done
 done

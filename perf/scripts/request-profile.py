@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a request's instructions go, function by function.
 
-scripts/request-cost.sh with PROFILE=1 keeps two callgrind files for each
+perf/scripts/request-cost.sh with PROFILE=1 keeps two callgrind files for each
 measurement: NAME.warm.out (the server answering WARM requests) and NAME.out
 (WARM + COUNT). Start-up and shut-down are in both, so the difference of
 each function's cost between them, over COUNT, is what one request spends
@@ -9,8 +9,8 @@ there. This prints the functions with the largest such cost, inclusive
 (the function and what it calls) and self (the function alone), and, given a
 second measurement (a baseline), the difference between the two.
 
-    python3 scripts/request-profile.py /tmp/request-cost/xiangqi-read 1000
-    python3 scripts/request-profile.py /tmp/request-cost/cached-read 1000 \\
+    python3 perf/scripts/request-profile.py /tmp/request-cost/xiangqi-read 1000
+    python3 perf/scripts/request-profile.py /tmp/request-cost/cached-read 1000 \\
         /tmp/request-cost/cached-baseline
 
 Arguments: the measurement's path without `.out`, COUNT, and optionally a
@@ -57,7 +57,7 @@ def per_request(base, count, inclusive):
     for path in (base + ".out", base + ".warm.out"):
         if not os.path.isfile(path):
             sys.exit(
-                f"{path}: no such callgrind file; run PROFILE=1 bash scripts/request-cost.sh "
+                f"{path}: no such callgrind file; run PROFILE=1 bash perf/scripts/request-cost.sh "
                 "first (it keeps NAME.out and NAME.warm.out in OUT, /tmp/request-cost by default)"
             )
     total = costs(base + ".out", inclusive)

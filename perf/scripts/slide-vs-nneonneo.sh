@@ -8,7 +8,7 @@
 #          has no score: set beside its tight);
 #   chain  each move's result is the next move's board (latency).
 #
-#   bash scripts/slide-vs-nneonneo.sh
+#   bash perf/scripts/slide-vs-nneonneo.sh
 #
 # Their engine keeps a board in one u64, four bits a cell, and knows neither
 # the score nor tiles above 32768; ours answers both, says when a move
@@ -24,12 +24,12 @@
 # of every board one tight pass makes, four directions a board, the board
 # itself for a move that changes nothing) and `chain <M moves/s>
 # final=<hex> restarts=<n>` (slide_bench's chain, restarting after eight
-# moves or a no-op), as `slide_bench run` does. scripts/build-nneonneo.sh
-# builds such a program, scripts/nneonneo-driver.cpp, from a git directory
+# moves or a no-op), as `slide_bench run` does. perf/scripts/build-nneonneo.sh
+# builds such a program, perf/scripts/nneonneo-driver.cpp, from a git directory
 # of their repository, under /tmp (this repository carries none of their
 # code):
 #
-#   THEIRS=$(bash scripts/build-nneonneo.sh DIR | tail -n 1) bash scripts/slide-vs-nneonneo.sh
+#   THEIRS=$(bash perf/scripts/build-nneonneo.sh DIR | tail -n 1) bash perf/scripts/slide-vs-nneonneo.sh
 #
 # The two programs run
 # alternately, ROUNDS times each, and the medians are compared. With
@@ -54,12 +54,12 @@
 #   CALLGRIND     1: also count instructions under callgrind (0)
 #   THEIRS_CALLGRIND  the program whose instructions are counted for theirs
 #                 (with NATIVE=1: the driver-callgrind beside THEIRS, which
-#                 scripts/build-nneonneo.sh builds for x86-64-v3, if there;
+#                 perf/scripts/build-nneonneo.sh builds for x86-64-v3, if there;
 #                 else THEIRS)
 #   CARGO_TARGET_DIR  where cargo builds slide_bench (/tmp/target-2048)
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 THEIRS=${THEIRS:?THEIRS must name the program timing nneonneo/2048-ai (see the header)}
 [[ -x $THEIRS ]] || { echo "THEIRS=$THEIRS is not an executable" >&2; exit 1; }

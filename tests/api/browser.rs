@@ -56,7 +56,7 @@ async fn playground_in_a_browser() {
         if std::env::var("CI").as_deref() == Ok("true") {
             panic!("the browser tests cannot run, and CI=true: missing {what}");
         }
-        eprintln!("skipped: the browser tests need {what}");
+        crate::skips::skipped("browser", &format!("the browser tests need {what}"));
         return;
     }
 

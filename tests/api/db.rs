@@ -57,7 +57,10 @@ impl TestDb {
                         panic!("PostgreSQL at {server} cannot be reached, and CI=true: {e}")
                     }
                     Err(e) => {
-                        eprintln!("skipped: PostgreSQL at {server} cannot be reached: {e}");
+                        crate::skips::skipped(
+                            "PostgreSQL",
+                            &format!("PostgreSQL at {server} cannot be reached: {e}"),
+                        );
                         return None;
                     }
                 };

@@ -24,6 +24,7 @@ mod reads;
 mod repetition;
 mod retention;
 mod schema;
+mod skips;
 mod spec;
 mod stateless_repetition;
 mod tetris;

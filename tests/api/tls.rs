@@ -101,7 +101,7 @@ impl ServerCertificate {
                 std::env::var("CI").as_deref() != Ok("true"),
                 "CI=true and the PostgreSQL user is not a superuser: TLS cannot be set up"
             );
-            eprintln!("skipped: the PostgreSQL user is not a superuser");
+            crate::skips::skipped("PostgreSQL TLS", "the PostgreSQL user is not a superuser");
             return None;
         }
         let mut before = Vec::new();

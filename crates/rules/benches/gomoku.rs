@@ -1,4 +1,4 @@
-//! Benchmarks of the gomoku rules: `cargo bench --bench gomoku`.
+//! Benchmarks of the gomoku rules: `cargo bench -p qipan-rules --bench gomoku`.
 //!
 //! - `renju/legal_moves/{start,crowded}`: every legal move for black, which
 //!   runs the forbidden-point test on every empty point;

@@ -1,4 +1,4 @@
-//! Benchmarks of the quoridor rules: `cargo bench --bench quoridor`.
+//! Benchmarks of the quoridor rules: `cargo bench -p qipan-rules --bench quoridor`.
 //!
 //! - `quoridor/legal_actions/{start,crowded}`: every legal action, with the
 //!   path check for each wall that cuts a current shortest path (the wall

@@ -1,4 +1,4 @@
-//! Benchmarks of the Tetris rules: `cargo bench --bench tetris`.
+//! Benchmarks of the Tetris rules: `cargo bench -p qipan-rules --bench tetris`.
 //!
 //! - `tetris/placements/empty_T`: every placement of a T on an empty field
 //!   (34, with a shortest action sequence each), the bot's move generator;

@@ -1,4 +1,4 @@
-//! Benchmarks of the 2048 rules: `cargo bench --bench twenty48`.
+//! Benchmarks of the 2048 rules: `cargo bench -p qipan-rules --bench twenty48`.
 //!
 //! Over a fixed set of 1024 mid-game positions (seeded games played with a
 //! corner strategy, sampled every 15 moves):
@@ -22,20 +22,20 @@
 //! Then `twenty48/nneonneo` sets our slide beside nneonneo/2048-ai's
 //! `execute_move`, the best-known 2048 engine, on the same positions in the
 //! same run. It needs their engine built into a timing program, which
-//! `scripts/build-nneonneo.sh` does under /tmp from a git directory of their
+//! `perf/scripts/build-nneonneo.sh` does under /tmp from a git directory of their
 //! repository (this repository carries none of their code); name it in
 //! `QIPAN_NNEONNEO`:
 //!
 //! ```text
-//! QIPAN_NNEONNEO=$(bash scripts/build-nneonneo.sh DIR | tail -n 1) \
-//!     RUSTFLAGS='-C target-cpu=native' cargo bench --bench twenty48
+//! QIPAN_NNEONNEO=$(bash perf/scripts/build-nneonneo.sh DIR | tail -n 1) \
+//!     RUSTFLAGS='-C target-cpu=native' cargo bench -p qipan-rules --bench twenty48
 //! ```
 //!
 //! (the program is built with `-march=native`, hence the flag for ours).
 //! The bench writes the positions' boards to a file, runs the program on
 //! them ([`NNEONNEO_ROUNDS`] times, alternating with ours) and prints each
 //! side's moves per second and the ratio ours/theirs, the median of the
-//! rounds' ratios, for the two workloads of `scripts/slide-vs-nneonneo.sh`:
+//! rounds' ratios, for the two workloads of `perf/scripts/slide-vs-nneonneo.sh`:
 //! `tight`, every position's four moves over and over (throughput), and
 //! `chain`, each move's result the next move's board (latency). Both sides
 //! print checks of their results, which must agree. Each run of either side
@@ -222,7 +222,7 @@ fn versus_nneonneo(positions: &[Position]) {
     let Some(driver) = std::env::var_os("QIPAN_NNEONNEO") else {
         println!(
             "twenty48/nneonneo: not run. Set QIPAN_NNEONNEO to the program \
-             `bash scripts/build-nneonneo.sh DIR` prints (DIR: a git directory of \
+             `bash perf/scripts/build-nneonneo.sh DIR` prints (DIR: a git directory of \
              nneonneo/2048-ai) to set their execute_move beside our slide here."
         );
         return;

@@ -1,7 +1,7 @@
 //! Slide throughput of the 2048 engine, our half of
-//! `scripts/slide-vs-nneonneo.sh` (the other half is
-//! `scripts/nneonneo-driver.cpp`, built around nneonneo/2048-ai's
-//! `execute_move` by `scripts/build-nneonneo.sh`).
+//! `perf/scripts/slide-vs-nneonneo.sh` (the other half is
+//! `perf/scripts/nneonneo-driver.cpp`, built around nneonneo/2048-ai's
+//! `execute_move` by `perf/scripts/build-nneonneo.sh`).
 //!
 //! ```text
 //! slide_bench positions COUNT SEED > boards.txt

@@ -1,11 +1,11 @@
-//! Chaos client for persisted matches, driven by `scripts/chaos.sh`: the
+//! Chaos client for persisted matches, driven by `perf/scripts/chaos.sh`: the
 //! load that plays while the service is killed with `kill -9` and
 //! restarted, and the check that every move it acknowledged is still there.
 //!
 //! ```text
-//! cargo run --release --example chaos_load -- load --journal J \
+//! cargo run --release -p qipan-load --bin chaos_load -- load --journal J \
 //!     [--url http://127.0.0.1:8080] [--concurrency 32] [--games 2048,xiangqi] [--max-ply 150]
-//! cargo run --release --example chaos_load -- verify --journal J [--timeline T] [--label L]
+//! cargo run --release -p qipan-load --bin chaos_load -- verify --journal J [--timeline T] [--label L]
 //! ```
 //!
 //! `load` runs `--concurrency` loops until SIGTERM or Ctrl-C. Each creates
@@ -43,9 +43,6 @@
 //! acknowledged move and the requests that failed. Prints the findings and
 //! one JSON line; exits 1 when an acknowledged move is missing or differs.
 
-#[path = "support/rng.rs"]
-mod rng;
-
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -56,9 +53,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
+use qipan_load::rng::Rng;
 use reqwest::header::{AUTHORIZATION, IF_MATCH};
 use reqwest::{Client, Response};
-use rng::Rng;
 use serde_json::{json, Value};
 
 /// Chaos client for qipan's persisted matches.

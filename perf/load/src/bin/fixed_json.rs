@@ -2,7 +2,7 @@
 //! body, with the headers qipan's state endpoint sends.
 //!
 //! ```text
-//! cargo run --release --example fixed_json -- [ADDR] BODY_FILE [PLAY_FILE]
+//! cargo run --release -p qipan-load --bin fixed_json -- [ADDR] BODY_FILE [PLAY_FILE]
 //! ```
 //!
 //! `ADDR` defaults to `127.0.0.1:8081`. `BODY_FILE` holds the exact bytes
@@ -11,7 +11,7 @@
 //! `PLAY_FILE` (by default the same) is what every `POST
 //! /v1/{game}/{code}/play` gets, once its body is read. Workers follow
 //! `QIPAN_WORKERS`, as in qipan (the number of cores when unset).
-//! `scripts/loadtest.sh` runs it next to qipan.
+//! `perf/scripts/loadtest.sh` runs it next to qipan.
 
 use std::net::SocketAddr;
 

@@ -3,10 +3,10 @@
 //! prints its figures as text and then as one JSON line:
 //!
 //! ```text
-//! cargo run --release --example live_load -- [--url http://127.0.0.1:8080] \
+//! cargo run --release -p qipan-load --bin live_load -- [--url http://127.0.0.1:8080] \
 //!     [--server-pid PID] [--threads 1] fanout [--spectators 1000] [--moves 200] [--pause 20ms]
-//! cargo run --release --example live_load -- --server-pid PID idle [--streams 10000] [--matches 1]
-//! cargo run --release --example live_load -- --server-pid PID throughput \
+//! cargo run --release -p qipan-load --bin live_load -- --server-pid PID idle [--streams 10000] [--matches 1]
+//! cargo run --release -p qipan-load --bin live_load -- --server-pid PID throughput \
 //!     [--concurrency 64] [--watchers 1000] [--duration 20s] [--warmup 3s] [--rounds 2]
 //! ```
 //!
@@ -59,11 +59,8 @@
 //! as an `undo` event) and plays random legal actions for a few moves; undos
 //! are writes to deliver like moves (the report says how many there were).
 //!
-//! `scripts/live-loadtest.sh` builds this, starts the server and runs all
+//! `perf/scripts/live-loadtest.sh` builds this, starts the server and runs all
 //! three.
-
-#[path = "support/rng.rs"]
-mod rng;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -73,9 +70,9 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use futures_util::StreamExt;
+use qipan_load::rng::Rng;
 use reqwest::header::{AUTHORIZATION, IF_MATCH};
 use reqwest::{Client, Response};
-use rng::Rng;
 use serde_json::{json, Value};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinHandle;

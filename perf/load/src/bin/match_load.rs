@@ -6,13 +6,13 @@
 //! JSON line.
 //!
 //! ```text
-//! cargo run --release --example match_load -- \
+//! cargo run --release -p qipan-load --bin match_load -- \
 //!     [--url http://127.0.0.1:8080] [--concurrency 64] [--duration 20s] [--warmup 3s]
 //! ```
 //!
 //! `--mode stateless` plays the same games through the stateless
 //! `POST /v1/{game}/{code}/play` instead: no database, so what is left is
-//! the cost of HTTP, the rules and the rendering. `scripts/match-loadtest.sh`
+//! the cost of HTTP, the rules and the rendering. `perf/scripts/match-loadtest.sh`
 //! runs both against SQLite and PostgreSQL and sets them beside `pgbench -N`.
 //!
 //! Each loop picks a legal action from the last answer with its own xorshift
@@ -21,17 +21,14 @@
 //! plays answered between the end of the warm-up and the end of the run are
 //! counted; match creations and failed plays are not moves.
 
-#[path = "support/rng.rs"]
-mod rng;
-
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
+use qipan_load::rng::Rng;
 use reqwest::header::{AUTHORIZATION, IF_MATCH};
 use reqwest::{Client, Response};
-use rng::Rng;
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

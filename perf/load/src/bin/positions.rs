@@ -1,9 +1,9 @@
 //! Distinct positions of a game, each with one of its legal moves, for the
-//! uncached load tests (`scripts/loadtest.sh`): one `code action` line per
+//! uncached load tests (`perf/scripts/loadtest.sh`): one `code action` line per
 //! position, reached by random play from the start.
 //!
 //! ```text
-//! cargo run --release --example positions -- GAME COUNT [SEED]
+//! cargo run --release -p qipan-load --bin positions -- GAME COUNT [SEED]
 //! ```
 //!
 //! Each line is a position `4 + i % 60` random moves deep (so openings,
@@ -16,8 +16,7 @@ use anyhow::{bail, Context};
 use qipan::wire::StartQuery;
 use qipan_rules::GameKind;
 
-#[path = "support/rng.rs"]
-mod rng;
+use qipan_load::rng;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
