@@ -499,8 +499,18 @@ impl<'a> Search<'a> {
             if !in_check && victim != 0 && best + MATERIAL[kind_of(victim)] + 200 < alpha {
                 continue;
             }
+            let attacker = kind_of(self.board.cells[m.from()]);
             let u = self.board.make(m);
             if self.board.attacked(side) {
+                self.board.unmake(u);
+                continue;
+            }
+            // A capture of a lesser piece on a guarded point loses the
+            // difference at once: not worth a look outside check.
+            if !in_check
+                && MATERIAL[attacker] > MATERIAL[kind_of(victim)] + 50
+                && self.board.attacked_by(m.to(), side ^ 1)
+            {
                 self.board.unmake(u);
                 continue;
             }
