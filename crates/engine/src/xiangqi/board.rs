@@ -209,16 +209,21 @@ pub(crate) struct Board {
     pub(crate) place: [i32; 2],
 }
 
+/// The most pseudo-legal moves a side can have, with room to spare (two
+/// chariots and two cannons with open lines have about 70, every other
+/// piece together under 60).
+pub(crate) const MAX_MOVES: usize = 192;
+
 /// A move list on the stack.
 pub(crate) struct MoveList {
-    pub(crate) moves: [Mv; 128],
+    pub(crate) moves: [Mv; MAX_MOVES],
     pub(crate) len: usize,
 }
 
 impl MoveList {
     pub(crate) fn new() -> MoveList {
         MoveList {
-            moves: [Mv(0); 128],
+            moves: [Mv(0); MAX_MOVES],
             len: 0,
         }
     }

@@ -16,7 +16,9 @@ use std::collections::HashMap;
 use qipan_rules::xiangqi::{History, Side, MOVE_LIMIT_PLIES};
 use qipan_rules::Status;
 
-use super::board::{kind_of, side_of, Board, MoveList, Mv, Undo, CANNON, CHARIOT, HORSE};
+use super::board::{
+    kind_of, side_of, Board, MoveList, Mv, Undo, CANNON, CHARIOT, HORSE, MAX_MOVES,
+};
 use super::eval::{evaluate, MATERIAL};
 use crate::mate::{from_table, to_table, MATE, MATE_BOUND};
 use crate::Budget;
@@ -224,9 +226,9 @@ impl<'a> Search<'a> {
         0
     }
 
-    /// Orders `list` in place by a score per move.
-    fn scores(&self, list: &MoveList, tt_move: Mv, ply: usize) -> [i32; 128] {
-        let mut s = [0i32; 128];
+    /// A score per move of `list` to order it by.
+    fn scores(&self, list: &MoveList, tt_move: Mv, ply: usize) -> [i32; MAX_MOVES] {
+        let mut s = [0i32; MAX_MOVES];
         let b = &self.board;
         for (i, &m) in list.as_slice().iter().enumerate() {
             let piece = b.cells[m.from()];
