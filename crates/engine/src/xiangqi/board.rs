@@ -209,16 +209,21 @@ pub(crate) struct Board {
     pub(crate) place: [i32; 2],
 }
 
+/// The most pseudo-legal moves a side can have, with room to spare (two
+/// chariots and two cannons with open lines have about 70, every other
+/// piece together under 60).
+pub(crate) const MAX_MOVES: usize = 192;
+
 /// A move list on the stack.
 pub(crate) struct MoveList {
-    pub(crate) moves: [Mv; 128],
+    pub(crate) moves: [Mv; MAX_MOVES],
     pub(crate) len: usize,
 }
 
 impl MoveList {
     pub(crate) fn new() -> MoveList {
         MoveList {
-            moves: [Mv(0); 128],
+            moves: [Mv(0); MAX_MOVES],
             len: 0,
         }
     }
@@ -396,6 +401,53 @@ impl Board {
             p != 0 && side_of(p) == them && kind_of(p) == SOLDIER
         };
         soldier(off(k, -forward(them))) || soldier(k - 1) || soldier(k + 1)
+    }
+
+    /// Whether any piece of `by` attacks the point `sq` (taken to hold a
+    /// piece of the other side): the test for a capture that loses the
+    /// capturing piece.
+    pub(crate) fn attacked_by(&self, sq: Sq, by: usize) -> bool {
+        let c = &self.cells;
+        let mine = |s: Sq, kind: usize| {
+            let p = c[s];
+            p != 0 && side_of(p) == by && kind_of(p) == kind
+        };
+        for &d in &ORTH {
+            let mut s = off(sq, d);
+            while ON_BOARD[s] && c[s] == 0 {
+                s = off(s, d);
+            }
+            if !ON_BOARD[s] {
+                continue;
+            }
+            if mine(s, CHARIOT) || (mine(s, GENERAL) && s == off(sq, d) && IN_PALACE[sq]) {
+                return true;
+            }
+            s = off(s, d);
+            while ON_BOARD[s] && c[s] == 0 {
+                s = off(s, d);
+            }
+            if ON_BOARD[s] && mine(s, CANNON) {
+                return true;
+            }
+        }
+        for &(h, leg) in &HORSE_CHECKS {
+            if mine(off(sq, h), HORSE) && c[off(sq, leg)] == 0 {
+                return true;
+            }
+        }
+        if mine(off(sq, -forward(by)), SOLDIER)
+            || (!own_half(sq, by) && (mine(sq - 1, SOLDIER) || mine(sq + 1, SOLDIER)))
+        {
+            return true;
+        }
+        if IN_PALACE[sq] && DIAG.iter().any(|&d| mine(off(sq, d), ADVISOR)) {
+            return true;
+        }
+        own_half(sq, by)
+            && DIAG
+                .iter()
+                .any(|&d| mine(off(sq, 2 * d), ELEPHANT) && c[off(sq, d)] == 0)
     }
 
     /// Whether the side to move is in check.

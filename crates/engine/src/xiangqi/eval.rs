@@ -17,7 +17,8 @@
 //! - **Mobility** of chariots, horses (a horse with one way out or none is
 //!   nearly trapped) and cannons.
 //! - **King safety**: the advisors and elephants a side has lost, weighed
-//!   by the attackers the other side still has; an enemy cannon on the
+//!   by the attackers the other side still has; the attackers in front of
+//!   and inside the palace; an enemy cannon on the
 //!   general's file with nothing between (the empty-head cannon) or one
 //!   screen between; the general's file open to an enemy chariot.
 //! - **Piece pairs**: cannons need screens and lose value as the board
@@ -169,6 +170,7 @@ pub(crate) fn evaluate(b: &Board) -> i32 {
         let shift = (all_majors - 6) * 4;
         s += (n[side][CANNON] - n[side][HORSE]) * shift;
         s -= king_danger(b, side, &n, attackers(them));
+        s += pressure(b, side, 2 - n[them][ADVISOR]);
         *score = s;
     }
     let mut v = side_score[b.turn] - side_score[b.turn ^ 1];
@@ -237,6 +239,37 @@ fn mobility(b: &Board, side: usize) -> i32 {
         s += n;
     }
     s
+}
+
+/// What `side`'s chariots, horses, cannons and soldiers in front of and
+/// inside the enemy palace (files c–g, the palace's three rows and the one
+/// before them) are worth as an attack, more so against a palace that has
+/// lost advisors.
+fn pressure(b: &Board, side: usize, missing_advisors: i32) -> i32 {
+    const WEIGHT: [i32; 16] = [0, 0, 0, 0, 0, 20, 20, 24, 24, 16, 16, 12, 12, 12, 12, 12];
+    let mut total = 0;
+    let mut pieces = 0;
+    for (k, &w) in WEIGHT.iter().enumerate().skip(5) {
+        let sq = usize::from(b.at[side * 16 + k]);
+        if sq == 0 {
+            continue;
+        }
+        let (row, file) = (sq >> 4, sq & 15);
+        let in_zone = (5..=9).contains(&file)
+            && if side == 0 {
+                (3..=6).contains(&row)
+            } else {
+                (9..=12).contains(&row)
+            };
+        if in_zone {
+            total += w;
+            pieces += 1;
+        }
+    }
+    if pieces >= 2 {
+        total += total / 2;
+    }
+    total + total * missing_advisors / 2
 }
 
 /// How exposed `side`'s general is to an enemy with `attackers` (chariots

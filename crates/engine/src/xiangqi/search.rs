@@ -16,7 +16,9 @@ use std::collections::HashMap;
 use qipan_rules::xiangqi::{History, Side, MOVE_LIMIT_PLIES};
 use qipan_rules::Status;
 
-use super::board::{kind_of, side_of, Board, MoveList, Mv, Undo, CANNON, CHARIOT, HORSE};
+use super::board::{
+    kind_of, side_of, Board, MoveList, Mv, Undo, CANNON, CHARIOT, HORSE, MAX_MOVES,
+};
 use super::eval::{evaluate, MATERIAL};
 use crate::mate::{from_table, to_table, MATE, MATE_BOUND};
 use crate::Budget;
@@ -224,9 +226,9 @@ impl<'a> Search<'a> {
         0
     }
 
-    /// Orders `list` in place by a score per move.
-    fn scores(&self, list: &MoveList, tt_move: Mv, ply: usize) -> [i32; 128] {
-        let mut s = [0i32; 128];
+    /// A score per move of `list` to order it by.
+    fn scores(&self, list: &MoveList, tt_move: Mv, ply: usize) -> [i32; MAX_MOVES] {
+        let mut s = [0i32; MAX_MOVES];
         let b = &self.board;
         for (i, &m) in list.as_slice().iter().enumerate() {
             let piece = b.cells[m.from()];
@@ -499,8 +501,18 @@ impl<'a> Search<'a> {
             if !in_check && victim != 0 && best + MATERIAL[kind_of(victim)] + 200 < alpha {
                 continue;
             }
+            let attacker = kind_of(self.board.cells[m.from()]);
             let u = self.board.make(m);
             if self.board.attacked(side) {
+                self.board.unmake(u);
+                continue;
+            }
+            // A capture of a lesser piece on a guarded point loses the
+            // difference at once: not worth a look outside check.
+            if !in_check
+                && MATERIAL[attacker] > MATERIAL[kind_of(victim)] + 50
+                && self.board.attacked_by(m.to(), side ^ 1)
+            {
                 self.board.unmake(u);
                 continue;
             }

@@ -125,3 +125,30 @@ fn the_evaluation_is_the_same_turned_round() {
         );
     }
 }
+
+#[test]
+fn attacks_on_a_point_are_the_captures_onto_it() {
+    use super::board::{side_of, MoveList, ON_BOARD};
+    for p in random_positions(20, 100).iter().step_by(3) {
+        let b = Board::new(p);
+        for (sq, &on) in ON_BOARD.iter().enumerate() {
+            let cell = b.cells[sq];
+            if !on || cell == 0 {
+                continue;
+            }
+            let by = side_of(cell) ^ 1;
+            let mut them = b.clone();
+            them.turn = by;
+            let mut list = MoveList::new();
+            them.generate(true, &mut list);
+            let captures = list.as_slice().iter().any(|m| m.to() == sq);
+            assert_eq!(
+                b.attacked_by(sq, by),
+                captures,
+                "{} {}",
+                p.to_fen(),
+                super::board::square(sq)
+            );
+        }
+    }
+}

@@ -22,7 +22,10 @@ use qipan_strength::Tally;
 /// screen horses, the same- and opposite-direction cannons, the pawn,
 /// elephant and horse openings, and others.
 const OPENINGS: [(&str, &str); 12] = [
-    ("central cannon v screen horses", "h2e2 h9g7 h0g2 b9c7 i0h0 i9h9"),
+    (
+        "central cannon v screen horses",
+        "h2e2 h9g7 h0g2 b9c7 i0h0 i9h9",
+    ),
     ("same-direction cannons", "h2e2 h7e7 h0g2 h9g7"),
     ("opposite-direction cannons", "h2e2 b7e7 h0g2 b9c7"),
     ("pawn opening", "g3g4 c6c5 h0g2 h9g7"),
@@ -31,7 +34,10 @@ const OPENINGS: [(&str, &str); 12] = [
     ("palace-crossing cannon", "h2d2 h9g7 h0g2 i9h9"),
     ("corner cannon", "b2d2 b9c7 b0c2 a9b9"),
     ("central cannon v single horse", "h2e2 b9a7 h0g2 h9g7"),
-    ("river-crossing chariot", "h2e2 h9g7 h0g2 b9c7 i0h0 i9h9 h0h6 g6g5"),
+    (
+        "river-crossing chariot",
+        "h2e2 h9g7 h0g2 b9c7 i0h0 i9h9 h0h6 g6g5",
+    ),
     ("pawn v bottom cannon", "g3g4 h7g7 h2e2 h9i7"),
     ("pawns facing", "c3c4 c6c5 b0c2 b9c7"),
 ];
@@ -118,7 +124,9 @@ fn main() {
     let engine = arg(&args, "--engine", "/tmp/eleeye/eleeye.bin");
     let ms: u64 = arg(&args, "--ms", "300").parse().expect("--ms");
     let openings: usize = arg(&args, "--openings", "12").parse().expect("--openings");
-    let max_plies: usize = arg(&args, "--max-plies", "400").parse().expect("--max-plies");
+    let max_plies: usize = arg(&args, "--max-plies", "400")
+        .parse()
+        .expect("--max-plies");
     let verbose = args.iter().any(|a| a == "--moves");
     let start_fen = Position::start().to_fen();
     let mut tally = Tally::default();
