@@ -320,7 +320,7 @@ impl Matches {
 const FORK_ATTEMPTS: usize = 8;
 
 /// A match as it is first written.
-pub(super) fn new_match(
+pub(crate) fn new_match(
     id: MatchId,
     game: qipan_rules::GameKind,
     mode: Mode,

@@ -34,6 +34,7 @@ mod moves;
 mod offload;
 pub mod presence;
 mod read;
+pub mod record;
 pub mod retention;
 mod sweeper;
 

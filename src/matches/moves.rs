@@ -10,7 +10,7 @@ use super::line;
 use super::read::render;
 use super::{
     KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Missing, Mode, Outcome,
-    Precondition, Refused, Seat, SeatSlot, Timestamp, Token, UndoOffer, HISTORY_CAP,
+    Precondition, Refused, Seat, SeatSlot, Timestamp, Token, UndoOffer,
 };
 use crate::games::{self, Batch};
 use crate::storage::matches as store;
@@ -70,10 +70,11 @@ impl Matches {
             None => MatchStatus::of(played.position.status()),
         };
         let first = m.ply + 1;
-        let skip = played.count.saturating_sub(HISTORY_CAP as usize);
         let ends = !status.is_ongoing();
         let mut clock = m.clock;
-        let mut kept = Vec::with_capacity(played.count.min(HISTORY_CAP as usize));
+        // Every move goes into the record; the window is the last
+        // HISTORY_CAP of them.
+        let mut kept = Vec::with_capacity(played.count);
         for (i, p) in played.plies.iter().enumerate() {
             let ply = first + i as i64;
             // Each move is timed as it is stored; the clock runs on once both
@@ -83,19 +84,17 @@ impl Matches {
                 let last = i + 1 == played.plies.len();
                 c.moved(slot(m.game, p.side), now, runs_at(ply) && !(last && ends));
             }
-            if i >= skip {
-                kept.push(KeptMove {
-                    ply,
-                    seat,
-                    side: p.side,
-                    action: p.action.clone(),
-                    code_before: p.code_before.clone(),
-                    code_after: p.code_after.clone(),
-                    played_at: now,
-                    clock_before,
-                    halfmove: judged.as_ref().and_then(|j| j.clocks.get(i).copied()),
-                });
-            }
+            kept.push(KeptMove {
+                ply,
+                seat,
+                side: p.side,
+                action: p.action.clone(),
+                code_before: p.code_before.clone(),
+                code_after: p.code_after.clone(),
+                played_at: now,
+                clock_before,
+                halfmove: judged.as_ref().and_then(|j| j.clocks.get(i).copied()),
+            });
         }
         let ply = m.ply + played.count as i64;
         let moves = played

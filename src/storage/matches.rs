@@ -534,17 +534,17 @@ pub async fn event_at(
 }
 
 /// The guarded `UPDATE` of a match row, with parameters `$1` to
-/// [`UPDATE_PARAMS`]. A fork's range of shared plies narrows with its own
-/// history: from below when the cap drops plies at or below `$12`, from
-/// above when an undo drops those after `$13`. The deadline is kept beside
+/// [`UPDATE_PARAMS`]. The window's floor rises to `$12` (never falls: an
+/// undo does not bring back what left the window), and a fork's share of
+/// its base narrows to `$13` when an undo drops what it read. The deadline is kept beside
 /// the clock (`clock_since` plus the side to move's time) so that the
 /// sweeper finds the next flag to fall by an index.
 macro_rules! update_match_sql {
     () => {
         "UPDATE matches SET code = $1, to_move = $2, ply = $3, status = $4, winner = $5, \
          reason = $6, undo_seat = $7, undo_ply = $8, version = version + 1, updated_at = $9, \
-         shares_from = CASE WHEN shares_from < $12 THEN $12 ELSE shares_from END, \
-         shares_upto = CASE WHEN shares_upto > $13 THEN $13 ELSE shares_upto END, \
+         kept_from = CASE WHEN kept_from < $12 THEN $12 ELSE kept_from END, \
+         base_ply = CASE WHEN base_ply > $13 THEN $13 ELSE base_ply END, \
          draw_seat = $14, clock_first = $15, clock_second = $16, clock_since = $17, \
          deadline = $18, moved_at = $19, line_fen = $20, line_moves = $21 \
          WHERE id = $10 AND version = $11"
@@ -565,16 +565,28 @@ pub(super) const MOVE_COLUMNS: &str =
 /// How many columns of a move are bound after `match_id`.
 const MOVE_PARAMS: usize = 10;
 
-/// The kept moves of the match whose id is parameter `$n`, as a derived
-/// table `k` of [`MOVE_COLUMNS`]: its own rows and the rows of its parent it
-/// shares (plies in `shares_from < ply <= shares_upto`; see the migration
-/// `shared_history`). The two never hold the same ply: a parent copies rows
-/// into a fork only as it narrows the fork's range past them.
+/// The kept moves (the history window) of the match whose id is parameter
+/// `$n`, as a derived table `k` of [`MOVE_COLUMNS`]: the moves of its
+/// [`record_moves`] above its `kept_from`.
 fn kept_moves(n: usize) -> String {
     format!(
         "(SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = ${n} \
-         UNION ALL SELECT {} FROM matches f JOIN moves p ON p.match_id = f.parent_id \
-         WHERE f.id = ${n} AND p.ply > f.shares_from AND p.ply <= f.shares_upto) k",
+         AND ply > (SELECT kept_from FROM matches WHERE id = ${n}) \
+         UNION ALL SELECT {} FROM matches f JOIN moves p ON p.match_id = f.base_id \
+         WHERE f.id = ${n} AND p.ply <= f.base_ply AND p.ply > f.kept_from) k",
+        prefixed("p", MOVE_COLUMNS)
+    )
+}
+
+/// Every move of the record of the match whose id is parameter `$n`, as a
+/// derived table `k` of [`MOVE_COLUMNS`]: its own rows and those of its base
+/// up to `base_ply` (see the migration `full_records`). The two never hold
+/// the same ply: a match's own rows lie above its `base_ply`.
+fn record_moves(n: usize) -> String {
+    format!(
+        "(SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = ${n} \
+         UNION ALL SELECT {} FROM matches f JOIN moves p ON p.match_id = f.base_id \
+         WHERE f.id = ${n} AND p.ply <= f.base_ply) k",
         prefixed("p", MOVE_COLUMNS)
     )
 }
@@ -671,23 +683,24 @@ pub async fn insert_in(
     m: &Match,
     seats: &[SeatSlot],
 ) -> Result<(), StorageError> {
-    insert_sharing(tx, m, seats, 0).await
+    insert_sharing(tx, m, seats, (m.ply - HISTORY_CAP).max(0), None).await
 }
 
-/// [`insert_in`] for a match that shares its parent's kept moves up to ply
-/// `shares_upto` (0: none).
+/// [`insert_in`] for a match whose window's floor is `kept_from` and that
+/// reads the record of `base` (a match id) up to its ply.
 async fn insert_sharing(
     tx: &mut Transaction<'_, Any>,
     m: &Match,
     seats: &[SeatSlot],
-    shares_upto: i64,
+    kept_from: i64,
+    base: Option<(&str, i64)>,
 ) -> Result<(), StorageError> {
     let id = m.id.to_string();
     let s = StateColumns::of(m);
     let sql = format!(
-        "INSERT INTO matches ({MATCH_COLUMNS}, shares_upto, deadline) \
+        "INSERT INTO matches ({MATCH_COLUMNS}, deadline, kept_from, base_id, base_ply) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
+         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)"
     );
     let control = m.clock.map(|c| c.control);
     let columns = control.map(TimeControl::columns);
@@ -718,8 +731,10 @@ async fn insert_sharing(
         .bind(s.moved_at)
         .bind(s.line_fen.clone())
         .bind(s.line_moves.clone())
-        .bind(shares_upto)
         .bind(s.deadline)
+        .bind(kept_from)
+        .bind(base.map(|(id, _)| id))
+        .bind(base.map(|(_, ply)| ply))
         .execute(&mut **tx)
         .await?;
     for seat in seats {
@@ -754,21 +769,91 @@ fn bind_move<'q>(query: AnyQuery<'q>, mv: &'q KeptMove) -> AnyQuery<'q> {
         .bind(mv.halfmove.map(i64::from))
 }
 
+/// Inserts `moves` for match `id`, up to [`MOVES_PER_INSERT`] rows a
+/// statement.
 async fn insert_moves(
     tx: &mut Transaction<'_, Any>,
     id: &str,
     moves: &[KeptMove],
 ) -> Result<(), StorageError> {
-    for mv in moves {
+    for chunk in moves.chunks(MOVES_PER_INSERT) {
+        let rows: Vec<String> = (0..chunk.len())
+            .map(|r| {
+                let first = 2 + r * MOVE_PARAMS;
+                let params: Vec<String> = (first..first + MOVE_PARAMS)
+                    .map(|i| format!("${i}"))
+                    .collect();
+                format!("($1, {})", params.join(", "))
+            })
+            .collect();
         let sql = format!(
-            "INSERT INTO moves (match_id, {MOVE_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+            "INSERT INTO moves (match_id, {MOVE_COLUMNS}) VALUES {}",
+            rows.join(", ")
         );
-        bind_move(sqlx::query(&sql).bind(id), mv)
-            .execute(&mut **tx)
-            .await?;
+        let mut q = sqlx::query(&sql).bind(id);
+        for mv in chunk {
+            q = bind_move(q, mv);
+        }
+        q.execute(&mut **tx).await?;
     }
     Ok(())
+}
+
+/// Rows of `moves` one insert statement writes at most (well within both
+/// databases' limits on parameters).
+const MOVES_PER_INSERT: usize = 100;
+
+/// Inserts a new match with its seats and the moves of its record, in one
+/// transaction (an imported record).
+///
+/// # Errors
+///
+/// [`StorageError`].
+#[tracing::instrument(skip_all, fields(id = %m.id, moves = moves.len()))]
+pub async fn insert_with_moves(
+    conn: &mut AnyConnection,
+    m: &Match,
+    seats: &[SeatSlot],
+    moves: &[KeptMove],
+) -> Result<(), StorageError> {
+    let mut tx = conn.begin().await?;
+    insert_in(&mut tx, m, seats).await?;
+    insert_moves(&mut tx, &m.id.to_string(), moves).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A match, its seats and every move of its record, oldest first, from one
+/// snapshot.
+///
+/// # Errors
+///
+/// [`StorageError`], `Corrupt` for a row that makes no match or move.
+#[tracing::instrument(skip(conn))]
+pub async fn record(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    id: MatchId,
+) -> Result<Option<(Match, Vec<SeatSlot>, Vec<KeptMove>)>, StorageError> {
+    let mut tx = snapshot(conn, backend).await?;
+    let Some((m, seats)) = load(&mut tx, id).await? else {
+        tx.commit().await?;
+        return Ok(None);
+    };
+    let sql = format!(
+        "SELECT {MOVE_COLUMNS} FROM {} ORDER BY ply",
+        record_moves(1)
+    );
+    let rows: Vec<MoveRow> = sqlx::query_as(&sql)
+        .bind(id.to_string())
+        .fetch_all(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    let moves = rows
+        .into_iter()
+        .map(|r| r.into_move(m.game))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some((m, seats, moves)))
 }
 
 /// A transaction whose reads all see one snapshot of the database: on
@@ -792,23 +877,23 @@ pub async fn snapshot(
 }
 
 /// Inserts fork `m` with its seats, inside `tx` (a [`snapshot`] in which
-/// the parent was read). Its kept history is its parent's up to the fork's
-/// ply, and no move is written for it: the fork reads the parent's rows
-/// (see [`kept_moves`]), and the parent copies them into the fork only if
-/// it is about to drop them ([`release`]). The parent is marked `shared`
-/// and its row locked (shared among forks): a write of the parent since the
-/// snapshot makes this fail with [`StorageError::Conflict`] (PostgreSQL's
-/// serialization failure), and one after waits for the fork, so no fork
-/// ever points at rows already gone.
+/// the parent was read). No move is copied for it: the fork reads its
+/// parent's record up to the fork's ply (see [`record_moves`]), and keeps
+/// its parent's window floor. A fork of a fork reads the same base as its
+/// parent (one level, however deep the forks go) and copies the moves its
+/// parent made itself up to the fork's ply; if that base is gone, it
+/// copies its parent's record up to there instead, so that nothing new
+/// ever reads a deleted match's rows.
 ///
-/// A fork of a match that itself reads from its parent copies its history
-/// instead (in one statement, from the snapshot), so that nothing is read
-/// through more than one level.
+/// The base's row is locked (shared among forks): a write of the base since
+/// the snapshot makes this fail with [`StorageError::Conflict`] (PostgreSQL's
+/// serialization failure), and one after waits for the fork, so that an
+/// undo of the base always finds the forks it must serve ([`release`]).
 ///
 /// # Errors
 ///
-/// [`StorageError::Conflict`] when the parent was written since the
-/// snapshot began; others.
+/// [`StorageError::Conflict`] when the base was written since the snapshot
+/// began; others.
 #[tracing::instrument(skip_all, fields(id = %m.id))]
 pub async fn insert_fork(
     tx: &mut Transaction<'_, Any>,
@@ -818,93 +903,80 @@ pub async fn insert_fork(
     parent: Parent,
 ) -> Result<(), StorageError> {
     let parent_id = parent.id.to_string();
-    // Whether the parent is marked, reads from its own parent, and has rows
-    // to share.
-    let (shared, inherits, has_rows): (i64, i64, i64) = sqlx::query_as(
-        "SELECT shared, CAST(CASE WHEN shares_upto > shares_from THEN 1 ELSE 0 END AS BIGINT), \
-         CAST(CASE WHEN EXISTS (SELECT 1 FROM moves WHERE match_id = $1 AND ply <= $2) \
-         THEN 1 ELSE 0 END AS BIGINT) FROM matches WHERE id = $1",
-    )
-    .bind(&parent_id)
-    .bind(parent.ply)
-    .fetch_one(&mut **tx)
-    .await?;
-    if inherits == 0 && has_rows == 0 {
-        // Nothing to share or copy.
-        return insert_in(tx, m, seats).await;
-    }
-    if inherits == 0 {
-        // Marking takes the row's lock; once it is marked, forks only share
-        // the lock, so that they never wait for each other, only for (or
-        // instead of) a write of the parent.
-        let lock = match (shared, backend) {
-            (0, _) => Some("UPDATE matches SET shared = 1 WHERE id = $1"),
-            (_, Backend::Postgres) => Some("SELECT shared FROM matches WHERE id = $1 FOR SHARE"),
-            // SQLite runs one write transaction at a time.
-            (_, Backend::Sqlite) => None,
-        };
-        if let Some(lock) = lock {
-            sqlx::query(lock)
-                .bind(&parent_id)
-                .execute(&mut **tx)
-                .await?;
-        }
-        return insert_sharing(tx, m, seats, parent.ply).await;
-    }
-    insert_in(tx, m, seats).await?;
-    let sql = format!(
-        "INSERT INTO moves (match_id, {MOVE_COLUMNS}) SELECT $2, {MOVE_COLUMNS} FROM {} \
-         WHERE ply <= $3",
-        kept_moves(1)
-    );
-    sqlx::query(&sql)
-        .bind(&parent_id)
-        .bind(m.id.to_string())
-        .bind(parent.ply)
-        .execute(&mut **tx)
+    let (kept_from, base_id, base_ply): (i64, Option<String>, Option<i64>) =
+        sqlx::query_as("SELECT kept_from, base_id, base_ply FROM matches WHERE id = $1")
+            .bind(&parent_id)
+            .fetch_one(&mut **tx)
+            .await?;
+    let kept_from = kept_from.min(parent.ply);
+    let id = m.id.to_string();
+    let (base, base_ply) = match (base_id, base_ply) {
+        (Some(base), Some(upto)) => (base, upto.min(parent.ply)),
+        _ => (parent_id.clone(), parent.ply),
+    };
+    let lock = match backend {
+        Backend::Postgres => "SELECT id FROM matches WHERE id = $1 FOR SHARE",
+        // SQLite runs one write transaction at a time.
+        Backend::Sqlite => "SELECT id FROM matches WHERE id = $1",
+    };
+    let base_lives: Option<String> = sqlx::query_scalar(lock)
+        .bind(&base)
+        .fetch_optional(&mut **tx)
         .await?;
+    if base_lives.is_none() {
+        insert_sharing(tx, m, seats, kept_from, None).await?;
+        let sql = format!(
+            "INSERT INTO moves (match_id, {MOVE_COLUMNS}) SELECT $2, {MOVE_COLUMNS} FROM {} \
+             WHERE ply <= $3",
+            record_moves(1)
+        );
+        sqlx::query(&sql)
+            .bind(&parent_id)
+            .bind(&id)
+            .bind(parent.ply)
+            .execute(&mut **tx)
+            .await?;
+        return Ok(());
+    }
+    insert_sharing(tx, m, seats, kept_from, Some((&base, base_ply))).await?;
+    if base != parent_id {
+        let sql = format!(
+            "INSERT INTO moves (match_id, {MOVE_COLUMNS}) SELECT $2, {MOVE_COLUMNS} \
+             FROM moves WHERE match_id = $1 AND ply <= $3"
+        );
+        sqlx::query(&sql)
+            .bind(&parent_id)
+            .bind(&id)
+            .bind(parent.ply)
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(())
 }
 
-/// Before match `id` drops its kept moves at or below `below` and after
-/// `above`, copies those its forks read into the forks (within each fork's
-/// last [`HISTORY_CAP`] plies) and narrows the forks' shared ranges past
-/// them, in the caller's transaction. Runs after the match's row is locked
+/// Before match `id` drops its moves after `above` (an undo), copies those
+/// its forks read into the forks and narrows the forks' share of it to
+/// `above`, in the caller's transaction: at most the window's moves for
+/// each fork made within the window. Runs after the match's row is locked
 /// (its guarded update), so a fork being made meanwhile either committed
-/// before (and is found here) or waits and then fails on the changed row.
-async fn release(
-    tx: &mut Transaction<'_, Any>,
-    id: &str,
-    below: Option<i64>,
-    above: Option<i64>,
-) -> Result<(), StorageError> {
-    let below = below.unwrap_or(i64::MIN);
-    let above = above.unwrap_or(i64::MAX);
+/// before (and is found here) or fails on the changed row.
+async fn release(tx: &mut Transaction<'_, Any>, id: &str, above: i64) -> Result<(), StorageError> {
     let sql = format!(
         "INSERT INTO moves (match_id, {MOVE_COLUMNS}) SELECT f.id, {} \
-         FROM matches f JOIN moves p ON p.match_id = f.parent_id \
-         WHERE f.parent_id = $1 AND p.ply > f.shares_from AND p.ply <= f.shares_upto \
-         AND p.ply > f.ply - $4 AND (p.ply <= $2 OR p.ply > $3)",
+         FROM matches f JOIN moves p ON p.match_id = f.base_id \
+         WHERE f.base_id = $1 AND p.ply > $2 AND p.ply <= f.base_ply",
         prefixed("p", MOVE_COLUMNS)
     );
     sqlx::query(&sql)
         .bind(id)
-        .bind(below)
         .bind(above)
-        .bind(HISTORY_CAP)
         .execute(&mut **tx)
         .await?;
-    sqlx::query(
-        "UPDATE matches SET \
-         shares_from = CASE WHEN shares_from < $2 THEN $2 ELSE shares_from END, \
-         shares_upto = CASE WHEN shares_upto > $3 THEN $3 ELSE shares_upto END \
-         WHERE parent_id = $1 AND shares_upto > shares_from",
-    )
-    .bind(id)
-    .bind(below)
-    .bind(above)
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query("UPDATE matches SET base_ply = $2 WHERE base_id = $1 AND base_ply > $2")
+        .bind(id)
+        .bind(above)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 
@@ -1140,9 +1212,11 @@ pub async fn last_move_of(
 }
 
 /// Writes `m`'s state (position, status, takeback offer, time) if the match
-/// is still at `read_at`, in one transaction: drops the kept moves after
-/// `truncate_after` (an undo), appends `moves` and drops what falls out of
-/// the last [`HISTORY_CAP`]. Returns the new version.
+/// is still at `read_at`, in one transaction: drops the moves after
+/// `truncate_after` (an undo; forks reading them get copies first, see
+/// [`release`]), appends `moves` and raises the window's floor to the last
+/// [`HISTORY_CAP`] plies. No row is dropped by a move: the record keeps
+/// them all. Returns the new version.
 ///
 /// # Errors
 ///
@@ -1160,43 +1234,36 @@ pub async fn write(
 ) -> Result<Version, StorageError> {
     let id = m.id.to_string();
     let state = StateColumns::of(m);
-    // The plies at or below this one fall out of the history.
-    let cap = (!moves.is_empty() && state.ply > HISTORY_CAP).then(|| state.ply - HISTORY_CAP);
-    let drops = Drops {
-        below: cap,
+    // The plies at or below this one leave the window.
+    let floor = (!moves.is_empty() && state.ply > HISTORY_CAP).then(|| state.ply - HISTORY_CAP);
+    let bounds = Bounds {
+        floor,
         above: truncate_after,
     };
-    // One statement cannot both drop and re-add a ply: an undo (which adds
-    // nothing) or a move (which drops nothing above it) only.
-    if backend == Backend::Postgres && (truncate_after.is_none() || moves.is_empty()) {
+    // An undo may have forks to serve first; everything else is one
+    // statement on PostgreSQL.
+    if backend == Backend::Postgres && truncate_after.is_none() {
         let write = OneStatement {
             id: &id,
             read_at,
             state: &state,
-            drops,
+            bounds,
             moves,
             event,
         };
-        match write.run(conn).await {
-            // A match forks read from drops rows only through `release`.
-            Err(StorageError::Conflict) if drops.any() && is_shared(conn, &id, read_at).await? => {}
-            done => return done,
-        }
+        return write.run(conn).await;
     }
     let mut tx = conn.begin().await?;
-    let sql = concat!(update_match_sql!(), " RETURNING shared");
-    let updated = bind_update(sqlx::query(sql), &state, &id, read_at, drops)
+    let sql = concat!(update_match_sql!(), " RETURNING id");
+    let updated = bind_update(sqlx::query(sql), &state, &id, read_at, bounds)
         .fetch_optional(&mut *tx)
         .await?;
-    let Some(updated) = updated else {
+    if updated.is_none() {
         tx.rollback().await?;
         return Err(StorageError::Conflict);
-    };
-    let shared: i64 = updated.try_get("shared")?;
-    if shared != 0 && drops.any() {
-        release(&mut tx, &id, cap, truncate_after).await?;
     }
     if let Some(after) = truncate_after {
+        release(&mut tx, &id, after).await?;
         sqlx::query("DELETE FROM moves WHERE match_id = $1 AND ply > $2")
             .bind(&id)
             .bind(after)
@@ -1204,45 +1271,17 @@ pub async fn write(
             .await?;
     }
     insert_moves(&mut tx, &id, moves).await?;
-    if let Some(below) = cap {
-        sqlx::query("DELETE FROM moves WHERE match_id = $1 AND ply <= $2")
-            .bind(&id)
-            .bind(below)
-            .execute(&mut *tx)
-            .await?;
-    }
     record_event(&mut tx, &id, event).await?;
     tx.commit().await?;
     Ok(read_at.next())
 }
 
-/// The kept moves a write drops: those at or below `below` (the history
-/// cap), those after `above` (an undo).
+/// What a write moves: the window's floor (raised by a move), and the ply
+/// after which an undo drops the moves.
 #[derive(Debug, Clone, Copy)]
-struct Drops {
-    below: Option<i64>,
+struct Bounds {
+    floor: Option<i64>,
     above: Option<i64>,
-}
-
-impl Drops {
-    fn any(self) -> bool {
-        self.below.is_some() || self.above.is_some()
-    }
-}
-
-/// Whether match `id` is still at `read_at` and marked as read by forks.
-async fn is_shared(
-    conn: &mut AnyConnection,
-    id: &str,
-    read_at: Version,
-) -> Result<bool, StorageError> {
-    let shared: Option<i64> =
-        sqlx::query_scalar("SELECT shared FROM matches WHERE id = $1 AND version = $2")
-            .bind(id)
-            .bind(read_at.get())
-            .fetch_optional(&mut *conn)
-            .await?;
-    Ok(shared.is_some_and(|s| s != 0))
 }
 
 /// Binds the parameters of [`update_match_sql`] to `query`.
@@ -1251,7 +1290,7 @@ fn bind_update<'q>(
     state: &StateColumns<'q>,
     id: &'q str,
     read_at: Version,
-    drops: Drops,
+    bounds: Bounds,
 ) -> AnyQuery<'q> {
     query
         .bind(state.code)
@@ -1265,8 +1304,8 @@ fn bind_update<'q>(
         .bind(state.updated_at)
         .bind(id)
         .bind(read_at.get())
-        .bind(drops.below.unwrap_or(0))
-        .bind(drops.above.unwrap_or(i64::MAX))
+        .bind(bounds.floor.unwrap_or(0))
+        .bind(bounds.above.unwrap_or(i64::MAX))
         .bind(state.draw_seat)
         .bind(state.clock_first)
         .bind(state.clock_second)
@@ -1278,37 +1317,29 @@ fn bind_update<'q>(
 }
 
 /// [`write`] on PostgreSQL as one statement: the guarded update, then the
-/// deletes and inserts (moves and the event) and the notification, each
-/// conditional on the update having found the match at `read_at`.
+/// inserts (moves and the event) and the notification, each conditional on
+/// the update having found the match at `read_at`. Not for an undo.
 struct OneStatement<'a> {
     id: &'a str,
     read_at: Version,
     state: &'a StateColumns<'a>,
-    drops: Drops,
+    bounds: Bounds,
     moves: &'a [KeptMove],
     event: &'a MatchEvent,
 }
 
 impl OneStatement<'_> {
     async fn run(self, conn: &mut AnyConnection) -> Result<Version, StorageError> {
-        // A match forks read from is not written here when moves would be
-        // dropped: they must be copied into the forks first ([`release`]).
-        let mut sql = String::from(concat!("WITH u AS (", update_match_sql!()));
-        if self.drops.any() {
-            sql.push_str(" AND shared = 0");
-        }
-        sql.push_str(" RETURNING id)");
+        let mut sql = String::from(concat!(
+            "WITH u AS (",
+            update_match_sql!(),
+            " RETURNING id)"
+        ));
         let mut n = UPDATE_PARAMS;
         let mut param = || {
             n += 1;
             format!("${n}")
         };
-        if self.drops.above.is_some() {
-            sql.push_str(&format!(
-                ", t AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply > {})",
-                param()
-            ));
-        }
         if !self.moves.is_empty() {
             let rows: Vec<String> = self
                 .moves
@@ -1327,12 +1358,6 @@ impl OneStatement<'_> {
                 ", i AS (INSERT INTO moves (match_id, {MOVE_COLUMNS}) \
                  SELECT u.id, v.* FROM u, (VALUES {}) AS v)",
                 rows.join(", ")
-            ));
-        }
-        if self.drops.below.is_some() {
-            sql.push_str(&format!(
-                ", c AS (DELETE FROM moves WHERE match_id IN (SELECT id FROM u) AND ply <= {})",
-                param()
             ));
         }
         // The event: its match id comes from `u`, its other columns are
@@ -1355,16 +1380,10 @@ impl OneStatement<'_> {
             self.state,
             self.id,
             self.read_at,
-            self.drops,
+            self.bounds,
         );
-        if let Some(after) = self.drops.above {
-            query = query.bind(after);
-        }
         for mv in self.moves {
             query = bind_move(query, mv);
-        }
-        if let Some(below) = self.drops.below {
-            query = query.bind(below);
         }
         query = bind_event(query, self.event);
         if let Some(below) = event_cap {

@@ -776,9 +776,10 @@ async fn assert_histories(app: &TestApp, forks: &[(Seat, i64)], kept: &[Value]) 
     }
 }
 
-/// A fork writes no move: it reads its parent's kept rows, and the parent
-/// copies into it only the rows it is about to drop — past the history cap,
-/// by an undo — so every fork's history stays what it was when it was made.
+/// A fork writes no move: it reads its parent's record, which the parent
+/// never drops as it plays on (the record keeps every move); the parent
+/// copies into it only the rows an undo is about to drop, so every fork's
+/// history stays what it was when it was made.
 async fn forks_share_the_parents_history_until_it_drops_it(backend: Backend) {
     let Some(app) = spawn_match_app(backend).await else {
         return;
@@ -797,14 +798,15 @@ async fn forks_share_the_parents_history_until_it_drops_it(backend: Backend) {
         assert_eq!(history(&app, &f.id).await, slice(ply));
         forks.push((f, ply));
     }
-    // The parent plays on: the cap drops plies 31 to 50, which the forks
-    // at 130, 60, 120 and 31 read. They get their own copies.
+    // The parent plays on: plies 31 to 50 leave its window, which the forks
+    // at 130, 60, 120 and 31 read. They stay in its record, so nothing is
+    // copied: a parent's move costs the same whatever its forks.
     let state = view(&app, &parent.id).await["state"].clone();
     play_2048(&app, &parent, &state, 20).await;
     assert_histories(&app, &forks, &kept).await;
-    assert_eq!(own_rows(&app, &forks[0].0.id).await, 20);
-    assert_eq!(own_rows(&app, &forks[1].0.id).await, 20);
-    assert_eq!(own_rows(&app, &forks[3].0.id).await, 1);
+    assert_eq!(own_rows(&app, &forks[0].0.id).await, 0);
+    assert_eq!(own_rows(&app, &forks[1].0.id).await, 0);
+    assert_eq!(own_rows(&app, &forks[3].0.id).await, 0);
 
     // The parent goes back below the forks' plies and plays another line.
     for _ in 0..40 {
@@ -841,13 +843,15 @@ async fn forks_share_the_parents_history_until_it_drops_it(backend: Backend) {
     assert_eq!(since_36.first().expect("ply 36")["ply"], 36);
     assert_eq!(history(&app, &at_130.id).await, since_36);
 
-    // A fork of a fork copies what it would read through two levels.
+    // A fork of a fork reads its parent's base, and copies only the moves
+    // its parent made (or got by the base's undo) up to the fork's ply: at
+    // 100, none.
     let (at_120, _) = &forks[2];
     let res = fork(&app, &at_120.id, Some(&at_120.token), 100).await;
     assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
     let grandchild = Seat::of(&res);
     assert_eq!(history(&app, &grandchild.id).await, slice(100));
-    assert_eq!(own_rows(&app, &grandchild.id).await, 70);
+    assert_eq!(own_rows(&app, &grandchild.id).await, 0);
 }
 
 async fn forks_copy_the_kept_history_and_go_their_own_way(backend: Backend) {
@@ -1285,3 +1289,141 @@ async fn without_a_database_matches_answer_503_and_the_rest_works() {
     .problem(503, "matches-disabled");
     assert_eq!(app.get("/v1/xiangqi/start").await.status, 200);
 }
+
+/// Match `id`'s record as the storage reads it for the export.
+struct Record {
+    start_code: String,
+    start_ply: i64,
+    moves: Vec<qipan::matches::KeptMove>,
+}
+
+async fn record(app: &TestApp, id: &str) -> Record {
+    let db = app.database().expect("a database");
+    let mut conn = db.pool().acquire().await.expect("a connection");
+    let (m, _, moves) =
+        qipan::storage::matches::record(&mut conn, db.backend(), id.parse().expect("an id"))
+            .await
+            .expect("read")
+            .expect("the match");
+    Record {
+        start_code: moves
+            .first()
+            .map_or(m.code.clone(), |f| f.code_before.clone()),
+        start_ply: moves.first().map_or(m.ply, |f| f.ply - 1),
+        moves,
+    }
+}
+
+async fn count_moves(app: &TestApp) -> i64 {
+    let db = app.database().expect("a database");
+    sqlx::query_scalar("SELECT count(*) FROM moves")
+        .fetch_one(db.pool())
+        .await
+        .expect("count")
+}
+
+/// The record keeps every move; the window and undo stay the last 100.
+async fn a_150_move_match_keeps_its_whole_record(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (seat, v) = created(&app, json!({ "game": "2048", "seed": 7 })).await;
+    let codes = play_2048(&app, &seat, &v["state"], 150).await;
+    let r = record(&app, &seat.id).await;
+    assert_eq!(r.moves.len(), 150);
+    assert_eq!(r.start_ply, 0);
+    assert_eq!(r.start_code, codes[0]);
+    for (i, m) in r.moves.iter().enumerate() {
+        assert_eq!(m.ply, i as i64 + 1);
+        assert_eq!(m.code_after, codes[i + 1]);
+    }
+    let kept = history(&app, &seat.id).await;
+    assert_eq!(kept.len(), 100);
+    assert_eq!(kept[0]["ply"], 51);
+    for _ in 0..3 {
+        assert_eq!(undo(&app, &seat, "undo").await.status, 200);
+    }
+    assert_eq!(view(&app, &seat.id).await["state"]["code"], codes[147]);
+    // Undo took three moves off the record; the window did not grow back.
+    assert_eq!(record(&app, &seat.id).await.moves.len(), 147);
+    assert_eq!(history(&app, &seat.id).await[0]["ply"], 51);
+}
+
+/// Makes `n` forks of `parent` at its ply as the fork path writes them (a
+/// matches row reading the parent's record), without a request each.
+async fn clone_forks(app: &TestApp, parent: &str, n: usize) {
+    let db = app.database().expect("a database");
+    let mut tx = db.pool().begin().await.expect("a transaction");
+    let ids: Vec<String> = (0..n).map(|_| uuid::Uuid::new_v4().to_string()).collect();
+    for chunk in ids.chunks(500) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|i| format!("SELECT ${} AS id", i + 2))
+            .collect();
+        let sql = format!(
+            "INSERT INTO matches (id, game, mode, code, to_move, ply, version, status, winner, \
+             reason, parent_id, parent_ply, created_at, updated_at, kept_from, base_id, base_ply) \
+             SELECT v.id, p.game, 'solo', p.code, p.to_move, p.ply, 1, p.status, p.winner, \
+             p.reason, p.id, p.ply, p.created_at, $1, p.kept_from, p.id, p.ply \
+             FROM matches p, ({}) v WHERE p.id = '{parent}'",
+            values.join(" UNION ALL ")
+        );
+        let mut q = sqlx::query(&sql).bind(qipan::matches::Timestamp::now().millis());
+        for id in chunk {
+            q = q.bind(id);
+        }
+        q.execute(&mut *tx).await.expect("forks");
+    }
+    tx.commit().await.expect("commit");
+}
+
+/// A parent's move writes its own row and nothing for its forks, however
+/// many, even as moves leave its window.
+async fn a_parents_move_costs_the_same_with_1000_forks(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (parent, v) = created(&app, json!({ "game": "2048", "seed": 2 })).await;
+    play_2048(&app, &parent, &v["state"], 100).await;
+    let res = fork(&app, &parent.id, Some(&parent.token), 100).await;
+    assert_eq!(res.status, 201);
+    let real = Seat::of(&res);
+    clone_forks(&app, &parent.id, 999).await;
+    let before = count_moves(&app).await;
+    let state = view(&app, &parent.id).await["state"].clone();
+    play_2048(&app, &parent, &state, 5).await;
+    assert_eq!(count_moves(&app).await, before + 5, "one row a move");
+    assert_eq!(own_rows(&app, &real.id).await, 0);
+    assert_eq!(record(&app, &real.id).await.moves.len(), 100);
+    assert_eq!(history(&app, &real.id).await.len(), 100);
+}
+
+/// A fork's record is its parent's up to the fork's ply, then its own.
+async fn a_forks_record_is_its_parents_prefix_and_its_own_moves(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (parent, v) = created(&app, json!({ "game": "2048", "seed": 7 })).await;
+    play_2048(&app, &parent, &v["state"], 150).await;
+    let whole = record(&app, &parent.id).await.moves;
+    let res = fork(&app, &parent.id, Some(&parent.token), 60).await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+    let child = Seat::of(&res);
+    let state = view(&app, &child.id).await["state"].clone();
+    play_2048(&app, &child, &state, 5).await;
+    let r = record(&app, &child.id).await.moves;
+    assert_eq!(r.len(), 65);
+    assert_eq!(r[..60], whole[..60]);
+    assert_eq!(own_rows(&app, &child.id).await, 5);
+    // A fork of the fork: the base's prefix, the middle fork's own moves.
+    let res = fork(&app, &child.id, Some(&child.token), 63).await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+    let grandchild = Seat::of(&res);
+    assert_eq!(record(&app, &grandchild.id).await.moves, r[..63].to_vec());
+    assert_eq!(own_rows(&app, &grandchild.id).await, 3);
+}
+
+on_both_backends!(
+    a_150_move_match_keeps_its_whole_record,
+    a_parents_move_costs_the_same_with_1000_forks,
+    a_forks_record_is_its_parents_prefix_and_its_own_moves,
+);
