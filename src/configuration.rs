@@ -105,6 +105,24 @@ pub struct Settings {
     )]
     pub rate_actions: u32,
 
+    /// Milliseconds of search (analysis and computer moves) one client
+    /// address may ask for per second, in bursts of ten times that; a
+    /// search is charged the most it may take when it is asked for. 0: no
+    /// limit.
+    #[arg(long, global = true, env = "QIPAN_RATE_SEARCH", default_value_t = 1000)]
+    pub rate_search: u32,
+
+    /// Threads that run searches, apart from the HTTP workers; one less
+    /// than the cores when unset (at least one), so a core is always left
+    /// to answer requests.
+    #[arg(long, global = true, env = "QIPAN_ANALYSIS_THREADS")]
+    pub analysis_threads: Option<usize>,
+
+    /// Searches that may wait for a free search thread; past it a search
+    /// is answered 503 analysis-busy at once.
+    #[arg(long, global = true, env = "QIPAN_ANALYSIS_QUEUE", default_value_t = 8)]
+    pub analysis_queue: usize,
+
     /// Proxies whose `X-Forwarded-For` names the client, comma-separated
     /// addresses (e.g. `10.0.0.2,10.0.0.3`); from anyone else the header is
     /// ignored and the peer address is the client.
@@ -202,6 +220,9 @@ impl Settings {
             rate_creates: 0,
             rate_writes: 0,
             rate_actions: 0,
+            rate_search: 0,
+            analysis_threads: Some(1),
+            analysis_queue: 4,
             trusted_proxies: Vec::new(),
             metrics: true,
             max_connections: 10_000,

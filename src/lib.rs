@@ -7,10 +7,12 @@
 //! request and response shapes; [`games`] bridges the pure `qipan-rules`
 //! crate to views, one adapter per game; [`matches`] is the typed match
 //! domain, kept in [`storage`]; [`problem`] turns every domain error into
-//! RFC 9457 problem details, in one place. See `docs/architecture.md`.
+//! RFC 9457 problem details, in one place; [`analysis`] runs the
+//! `qipan-engine` searches on their own threads. See `docs/architecture.md`.
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+pub mod analysis;
 pub mod cache;
 pub mod cli;
 pub mod configuration;

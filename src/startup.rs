@@ -12,6 +12,7 @@ use anyhow::Context;
 
 use qipan_rules::GameKind;
 
+use crate::analysis::pool::SearchPool;
 use crate::cache::ViewCache;
 use crate::configuration::Settings;
 use crate::matches::Matches;
@@ -24,7 +25,7 @@ use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::reads::Reads;
 use crate::routes::{
-    assets, docs, games, health, lobby, observe, pages, picture, reads, socket, state,
+    analysis, assets, docs, games, health, lobby, observe, pages, picture, reads, socket, state,
 };
 use crate::storage::{Database, Encryption};
 
@@ -38,6 +39,7 @@ pub struct Application {
     database: Option<Database>,
     draining: Draining,
     grace: std::time::Duration,
+    searches: web::Data<SearchPool>,
 }
 
 impl Application {
@@ -96,6 +98,7 @@ impl Application {
             settings.rate_creates,
             settings.rate_writes,
             settings.rate_actions,
+            settings.rate_search,
             settings.trusted_proxies.clone(),
         ));
         {
@@ -109,6 +112,13 @@ impl Application {
                 }
             });
         }
+        let searches = web::Data::new(SearchPool::new(
+            settings
+                .analysis_threads
+                .unwrap_or_else(SearchPool::default_threads),
+            settings.analysis_queue,
+        ));
+        let pool = searches.clone();
         let hosts = web::Data::new(HostPolicy::new(
             settings.public_url.as_deref(),
             &settings.allowed_hosts,
@@ -144,6 +154,7 @@ impl Application {
                 .app_data(drain_flag.clone())
                 .app_data(cache.clone())
                 .app_data(matches.clone())
+                .app_data(pool.clone())
                 .app_data(web::PayloadConfig::new(BODY_LIMIT))
                 .app_data(
                     web::JsonConfig::default()
@@ -174,6 +185,7 @@ impl Application {
             database,
             draining,
             grace,
+            searches,
         })
     }
 
@@ -217,7 +229,7 @@ impl Application {
         let mut terminate = signal(SignalKind::terminate())?;
         let mut interrupt = signal(SignalKind::interrupt())?;
         let handle = self.server.handle();
-        let (draining, grace) = (self.draining, self.grace);
+        let (draining, grace, searches) = (self.draining, self.grace, self.searches);
         // The server must keep being polled while it drains, so it runs as
         // its own task and `stop` is sent from here.
         let mut server = tokio::spawn(self.server);
@@ -229,6 +241,8 @@ impl Application {
             }
             // Requests already sent are answered first (see routes::drain).
             draining.start();
+            // Searches answer at once with what they found so far.
+            searches.stop();
             tokio::time::sleep(grace).await;
             handle.stop(true).await;
             server.await.map_err(std::io::Error::other)?
@@ -476,6 +490,18 @@ fn game_routes(scope: actix_web::Scope) -> actix_web::Scope {
         .service(resource("/{code}", GET, get().to(state::read)))
         .service(resource("/{code}/play", POST, web::post().to(state::play)))
         .service(resource("/{code}/export", GET, get().to(state::export)))
+        .service(
+            web::resource("/{code}/analysis")
+                .route(get().to(analysis::get))
+                .route(web::post().to(analysis::post))
+                .default_service(web::to(method_not_allowed(GET_POST))),
+        )
+        .service(
+            web::resource("/{code}/move")
+                .route(get().to(analysis::get_move))
+                .route(web::post().to(analysis::post_move))
+                .default_service(web::to(method_not_allowed(GET_POST))),
+        )
         .service(resource(
             "/{code}/picture.svg",
             GET,

@@ -223,6 +223,29 @@ impl LineBody {
     }
 }
 
+/// The history of `line`, which must replay and end at `position`.
+///
+/// # Errors
+///
+/// [`GameError::HistoryMismatch`] when the line does not replay or ends
+/// elsewhere.
+pub fn leading_to(position: &Position, line: &LineBody) -> Result<History, GameError> {
+    let window = line.window()?;
+    let history = window.history().map_err(LineError::from)?;
+    if history.position() != position {
+        let counters = history.counters();
+        return Err(LineError::OtherPosition {
+            reached: Box::new(history.fen()),
+            expected: Box::new(Fen {
+                position: position.clone(),
+                counters,
+            }),
+        }
+        .into());
+    }
+    Ok(history)
+}
+
 /// Plays `actions` from `position`, which `line` must lead to, and renders
 /// the view with the line's verdict and the line cut back to its last
 /// capture.
@@ -242,19 +265,7 @@ pub fn play(
     base: &str,
 ) -> Result<String, GameError> {
     check_batch(actions)?;
-    let window = line.window()?;
-    let mut history = window.history().map_err(LineError::from)?;
-    if history.position() != position {
-        let counters = history.counters();
-        return Err(LineError::OtherPosition {
-            reached: Box::new(history.fen()),
-            expected: Box::new(Fen {
-                position: position.clone(),
-                counters,
-            }),
-        }
-        .into());
-    }
+    let mut history = leading_to(position, line)?;
     // Judge first, on the line: where it ends the game, and how many
     // actions it could take; the rules then play up to there and name the
     // first action they refuse.

@@ -5,6 +5,7 @@
 use qipan_rules::{GameKind, Reason};
 
 use super::{ApiError, Problem, ProblemKind};
+use crate::analysis::{AnalysisError, AVAILABLE};
 use crate::games::window::LineError;
 use crate::games::{BodyFault, GameError};
 use crate::matches::{ClaimRefusal, InvalidMatchId, MatchError};
@@ -15,9 +16,9 @@ use crate::routes::socket::NotAWebSocket;
 use crate::storage::StorageError;
 use crate::wire::problem::Location;
 use crate::wire::problem::{
-    ActionMembers, ClaimMembers, FaultMembers, FieldMembers, GameOverMembers, KeptMembers,
-    MatchMembers, Members, OfferMembers, PliesMembers, SeatMembers, SeekMembers, StaleMembers,
-    TurnMembers,
+    ActionMembers, AnalysisMembers, ClaimMembers, FaultMembers, FieldMembers, GameOverMembers,
+    KeptMembers, MatchMembers, Members, OfferMembers, PliesMembers, SeatMembers, SeekMembers,
+    StaleMembers, TurnMembers,
 };
 
 fn field(name: &str) -> Members {
@@ -546,5 +547,38 @@ mod tests {
             (b["type"].as_str(), b["field"].as_str()),
             (Some("/problems/invalid-field"), Some("seed"))
         );
+    }
+}
+
+impl From<AnalysisError> for ApiError {
+    fn from(e: AnalysisError) -> Self {
+        let detail = e.to_string();
+        let problem = match e {
+            AnalysisError::OutOfRange { field: name, .. }
+            | AnalysisError::Missing { field: name, .. } => {
+                Problem::with(ProblemKind::InvalidQuery, detail, field(name))
+            }
+            AnalysisError::Finished { outcome } => Problem::with(
+                ProblemKind::GameOver,
+                detail,
+                Members::GameOver(GameOverMembers {
+                    index: None,
+                    action: None,
+                    outcome,
+                }),
+            ),
+            AnalysisError::Unavailable { game } => Problem::with(
+                ProblemKind::AnalysisUnavailable,
+                detail,
+                Members::Analysis(AnalysisMembers {
+                    game: game.as_str(),
+                    available: AVAILABLE.iter().map(|g| g.as_str()).collect(),
+                }),
+            ),
+            AnalysisError::Busy { .. } | AnalysisError::Closed => {
+                Problem::new(ProblemKind::AnalysisBusy, detail)
+            }
+        };
+        ApiError::Problem(problem)
     }
 }

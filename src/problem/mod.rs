@@ -116,11 +116,15 @@ pub enum ProblemKind {
     TooManyConnections,
     /// The `history` sent with a xiangqi play does not lead to its code.
     HistoryMismatch,
+    /// The game has no search in this service yet.
+    AnalysisUnavailable,
+    /// Every search thread is busy and the search queue is full.
+    AnalysisBusy,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 46] = [
+    pub const ALL: [ProblemKind; 48] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -167,6 +171,8 @@ impl ProblemKind {
         ProblemKind::RateLimited,
         ProblemKind::TooManyConnections,
         ProblemKind::HistoryMismatch,
+        ProblemKind::AnalysisUnavailable,
+        ProblemKind::AnalysisBusy,
     ];
 
     /// The slug that ends the `type` URI.
@@ -218,6 +224,8 @@ impl ProblemKind {
             ProblemKind::RateLimited => "rate-limited",
             ProblemKind::TooManyConnections => "too-many-connections",
             ProblemKind::HistoryMismatch => "history-mismatch",
+            ProblemKind::AnalysisUnavailable => "analysis-unavailable",
+            ProblemKind::AnalysisBusy => "analysis-busy",
         }
     }
 
@@ -275,6 +283,8 @@ impl ProblemKind {
             ProblemKind::RateLimited => "Rate limited",
             ProblemKind::TooManyConnections => "Too many connections",
             ProblemKind::HistoryMismatch => "History does not lead to the code",
+            ProblemKind::AnalysisUnavailable => "Analysis unavailable",
+            ProblemKind::AnalysisBusy => "Analysis busy",
         }
     }
 
@@ -327,6 +337,8 @@ impl ProblemKind {
             ProblemKind::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ProblemKind::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ProblemKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ProblemKind::AnalysisUnavailable => StatusCode::NOT_IMPLEMENTED,
+            ProblemKind::AnalysisBusy => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -376,8 +388,10 @@ impl ProblemKind {
             ProblemKind::NotAWebSocket => "This endpoint is a WebSocket: open it with a WebSocket client (GET with Connection: Upgrade, Upgrade: websocket, Sec-WebSocket-Version: 13 and a Sec-WebSocket-Key). `detail` says what the handshake lacked.",
             ProblemKind::RequestTimeout => "The body did not arrive within the service's body timeout (`--body-timeout`, 10 s by default) after the request began; the connection is closed. Send the body at once.",
             ProblemKind::UnknownHost => "The request's Host is not one of the hosts this service answers for (`--allowed-hosts`, localhost by default, when no `--public-url` is set), so no share URL is built from it. Use the service's own address.",
-            ProblemKind::RateLimited => "This client address has spent its budget for this kind of request (`creates` per minute, `writes` or play `actions` per second; see the service's `--rate-*` settings). Wait `Retry-After` seconds; `RateLimit-Policy` and `RateLimit` say which limit and how long.",
+            ProblemKind::RateLimited => "This client address has spent its budget for this kind of request (`creates` per minute, `writes` or play `actions` per second; see the service's `--rate-*` settings). `search` counts milliseconds of analysis per second (`--rate-search`). Wait `Retry-After` seconds; `RateLimit-Policy` and `RateLimit` say which limit and how long.",
             ProblemKind::HistoryMismatch => "The `history` sent with POST /v1/xiangqi/{code}/play (the FEN before the last capture, with its halfmove clock and fullmove number, and the ICCS moves from there) must replay and end at the position of `code`. `field` names the member at fault (`history.fen`, `history.moves`), `reason` why: invalid-fen, not-iccs, illegal-move (`index` is the move's place in `history.moves`) or other-position (the line ends elsewhere; `detail` gives both FENs). Send the `history` of the previous answer, or a line from the game's start.",
+            ProblemKind::AnalysisUnavailable => "GET or POST /v1/{game}/{code}/analysis and /move search the position; this game has no search in the service yet. `game` names it. Analysis is answered for gomoku and quoridor.",
+            ProblemKind::AnalysisBusy => "Every search thread is busy and the queue of waiting searches is full (`--analysis-threads`, `--analysis-queue`), or the service is shutting down. Retry after the seconds in Retry-After; the rest of the API is unaffected.",
             ProblemKind::TooManyConnections => "This client address holds as many open connections as one client may (`--max-connections-per-client`); this connection is answered and closed. Reuse the open ones.",
         }
     }
@@ -458,7 +472,7 @@ impl Problem {
             ProblemKind::Unauthorized => {
                 builder.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"qipan\""));
             }
-            ProblemKind::DatabaseUnavailable => {
+            ProblemKind::DatabaseUnavailable | ProblemKind::AnalysisBusy => {
                 builder.insert_header((header::RETRY_AFTER, "1"));
             }
             ProblemKind::NotAWebSocket => {

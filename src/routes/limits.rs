@@ -6,7 +6,11 @@
 //!   joins, invites), `--rate-writes` per second, bursts of twice that;
 //! - **actions**: the cost budget of play batches, stateless and match
 //!   alike, one unit per action, `--rate-actions` per second, bursts of ten
-//!   times that — a 1,000-action batch costs a thousand single moves.
+//!   times that — a 1,000-action batch costs a thousand single moves;
+//! - **search**: milliseconds of analysis and computer moves, charged when
+//!   a search is asked for at the most it may take, `--rate-search` per
+//!   second, bursts of ten times that (ten seconds of search at the
+//!   default).
 //!
 //! A refusal is `429 rate-limited` with `Retry-After` and the IETF draft's
 //! `RateLimit-Policy` and `RateLimit` headers. The client is the peer
@@ -37,6 +41,8 @@ type Limiter =
 /// headers state it.
 struct Bucket {
     name: &'static str,
+    /// What one unit is, for a refusal's sentence.
+    unit: &'static str,
     limiter: Limiter,
     /// The quota as `RateLimit-Policy` states it: `q` units per `w` seconds.
     quota: u32,
@@ -44,9 +50,10 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn new(name: &'static str, quota: Quota, per: u32, window: u64) -> Bucket {
+    fn new(name: &'static str, unit: &'static str, quota: Quota, per: u32, window: u64) -> Bucket {
         Bucket {
             name,
+            unit,
             limiter: RateLimiter::keyed(quota).with_middleware::<StateInformationMiddleware>(),
             quota: per,
             window,
@@ -59,6 +66,7 @@ pub struct Limits {
     creates: Option<Bucket>,
     writes: Option<Bucket>,
     actions: Option<Bucket>,
+    search: Option<Bucket>,
     trusted: Vec<IpAddr>,
 }
 
@@ -71,26 +79,52 @@ pub enum Class {
     Writes,
     /// Actions of play batches.
     Actions,
+    /// Milliseconds of search.
+    Search,
 }
 
 impl Limits {
-    /// Limits of `creates` per minute, `writes` and `actions` per second
-    /// (0: no limit), trusting `X-Forwarded-For` from `trusted` peers.
-    pub fn new(creates: u32, writes: u32, actions: u32, trusted: Vec<IpAddr>) -> Limits {
+    /// Limits of `creates` per minute, `writes`, `actions` and `search`
+    /// milliseconds per second (0: no limit), trusting `X-Forwarded-For`
+    /// from `trusted` peers.
+    pub fn new(
+        creates: u32,
+        writes: u32,
+        actions: u32,
+        search: u32,
+        trusted: Vec<IpAddr>,
+    ) -> Limits {
         let per_minute = |n: NonZeroU32| Quota::per_minute(n).allow_burst(n);
         let per_second = |n: NonZeroU32, burst: u32| {
             Quota::per_second(n).allow_burst(NonZeroU32::new(burst).unwrap_or(n))
         };
         Limits {
             creates: NonZeroU32::new(creates)
-                .map(|n| Bucket::new("creates", per_minute(n), creates, 60)),
-            writes: NonZeroU32::new(writes)
-                .map(|n| Bucket::new("writes", per_second(n, writes.saturating_mul(2)), writes, 1)),
+                .map(|n| Bucket::new("creates", "creates", per_minute(n), creates, 60)),
+            writes: NonZeroU32::new(writes).map(|n| {
+                Bucket::new(
+                    "writes",
+                    "writes",
+                    per_second(n, writes.saturating_mul(2)),
+                    writes,
+                    1,
+                )
+            }),
             actions: NonZeroU32::new(actions).map(|n| {
                 Bucket::new(
                     "actions",
+                    "actions",
                     per_second(n, actions.saturating_mul(10)),
                     actions,
+                    1,
+                )
+            }),
+            search: NonZeroU32::new(search).map(|n| {
+                Bucket::new(
+                    "search",
+                    "milliseconds of search",
+                    per_second(n, search.saturating_mul(10)),
+                    search,
                     1,
                 )
             }),
@@ -100,7 +134,7 @@ impl Limits {
 
     /// No limits at all.
     pub fn off() -> Limits {
-        Limits::new(0, 0, 0, Vec::new())
+        Limits::new(0, 0, 0, 0, Vec::new())
     }
 
     fn bucket(&self, class: Class) -> Option<&Bucket> {
@@ -108,6 +142,7 @@ impl Limits {
             Class::Creates => self.creates.as_ref(),
             Class::Writes => self.writes.as_ref(),
             Class::Actions => self.actions.as_ref(),
+            Class::Search => self.search.as_ref(),
         }
     }
 
@@ -175,7 +210,7 @@ impl Limits {
     /// Forgets clients whose budget is whole again (called every minute,
     /// so the tables do not grow with every address ever seen).
     pub fn forget_idle(&self) {
-        for bucket in [&self.creates, &self.writes, &self.actions]
+        for bucket in [&self.creates, &self.writes, &self.actions, &self.search]
             .into_iter()
             .flatten()
         {
@@ -191,7 +226,7 @@ fn refusal(bucket: &Bucket, cost: u32, wait: Duration) -> ApiError {
     let what = if cost == 1 {
         "this request".to_owned()
     } else {
-        format!("these {cost} actions")
+        format!("these {cost} {}", bucket.unit)
     };
     Problem::with(
         ProblemKind::RateLimited,
@@ -258,6 +293,22 @@ impl<C: Counted> FromRequest for Admitted<C> {
 pub fn charge_actions(req: &HttpRequest, cost: usize) -> Result<(), ApiError> {
     match req.app_data::<web::Data<Limits>>() {
         Some(limits) => limits.charge(req, Class::Actions, cost),
+        None => Ok(()),
+    }
+}
+
+/// Charges `ms` milliseconds of search to the request's client.
+///
+/// # Errors
+///
+/// `429 rate-limited` with the `search` budget.
+pub fn charge_search(req: &HttpRequest, ms: u64) -> Result<(), ApiError> {
+    match req.app_data::<web::Data<Limits>>() {
+        Some(limits) => limits.charge(
+            req,
+            Class::Search,
+            usize::try_from(ms).unwrap_or(usize::MAX),
+        ),
         None => Ok(()),
     }
 }

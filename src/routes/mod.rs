@@ -2,6 +2,7 @@
 //! call into [`crate::games`] or [`crate::matches`] and map the result to a
 //! response; conditional requests are answered in [`conditional`].
 
+pub mod analysis;
 pub mod assets;
 pub mod conditional;
 pub mod connections;

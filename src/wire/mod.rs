@@ -7,6 +7,7 @@
 //! its view, its import and export bodies) live with its adapter in
 //! `crate::games::<game>`, so that a game is one file in the service.
 
+pub mod analysis;
 pub mod json;
 pub mod live;
 pub mod lobby;

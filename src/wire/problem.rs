@@ -102,6 +102,17 @@ pub enum Members {
     Rate(RateMembers),
     /// Why a claim is refused.
     Claim(ClaimMembers),
+    /// A game without a search, and the games with one.
+    Analysis(AnalysisMembers),
+}
+
+/// `analysis-unavailable`: the game asked for, and the games searched.
+#[derive(Debug, Serialize)]
+pub struct AnalysisMembers {
+    /// The game of the request.
+    pub game: &'static str,
+    /// The games whose positions are searched.
+    pub available: Vec<&'static str>,
 }
 
 /// `claim-refused`: the condition that does not hold, the seat to move,
@@ -124,7 +135,7 @@ pub struct ClaimMembers {
 /// the `Retry-After`, `RateLimit-Policy` and `RateLimit` headers).
 #[derive(Debug, Serialize)]
 pub struct RateMembers {
-    /// `creates`, `writes` or `actions`.
+    /// `creates`, `writes`, `actions` or `search`.
     pub budget: &'static str,
     /// Units allowed per window.
     pub quota: u32,

@@ -63,6 +63,10 @@ export const api = {
   play: (game, code, actions) => post(`/v1/${enc(game)}/${enc(code)}/play`, { actions }),
   importState: (game, body) => post(`/v1/${enc(game)}/import`, body),
   exportState: (game, code, format) => get(`/v1/${enc(game)}/${enc(code)}/export${query({ format })}`),
+  analysis: (game, code, { ms, lines, nodes } = {}) =>
+    get(`/v1/${enc(game)}/${enc(code)}/analysis${query({ ms, lines, nodes })}`, { fresh: true }),
+  computerMove: (game, code, level, ms) =>
+    get(`/v1/${enc(game)}/${enc(code)}/move${query({ level, ms })}`, { fresh: true }),
 
   createMatch: (body) => post('/v1/matches', body),
   match: (id) => get(`/v1/matches/${enc(id)}`, { fresh: true }),

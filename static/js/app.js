@@ -13,6 +13,7 @@ import * as twenty48 from './twenty48.js';
 import * as quoridor from './quoridor.js';
 import * as tetris from './tetris.js';
 import { Live } from './live.js';
+import { createThink } from './think.js';
 
 const BOARDS = { xiangqi, gomoku, 2048: twenty48, quoridor, tetris };
 const ORDER = ['xiangqi', 'gomoku', '2048', 'quoridor', 'tetris'];
@@ -233,6 +234,7 @@ function showView(view, info = {}) {
   renderStatus(view, info.matchStatus);
   facts(view, info);
   renderMoves();
+  think.viewChanged(view);
   $('code').textContent = view.code;
   $('undo-btn').disabled = state.mode === 'match' ? false : state.undo.length === 0;
   syncForm(view.game, view.variant);
@@ -291,6 +293,8 @@ async function playLocal(actions, opts) {
   const moves = replace ? state.moves : [...state.moves, moveRecord(view, actions[0], state.moves.length + 1)].slice(-200);
   commit(next, { lastAction: actions[actions.length - 1], undo, moves }, replace ? 'replace' : 'push');
   if (!opts.quiet) say('');
+  // Playing the computer: it answers each of your moves.
+  if (!opts.computer && think.playing) await think.reply();
 }
 
 async function undoLocal() {
@@ -317,6 +321,7 @@ async function route() {
   const { game, code } = parsePath(location.pathname);
   const q = new URLSearchParams(location.search);
   if (game === 'matches' && code) {
+    think.stop();
     state.mode = 'match';
     document.body.classList.add('in-match');
     return live.open(code, q.get('invite'), { join: q.get('join') === '1', decline: q.get('decline') === '1' });
@@ -537,6 +542,20 @@ function wireLanguages() {
 
 // ---- wiring ---------------------------------------------------------------
 
+const think = createThink({
+  state,
+  say,
+  fail,
+  sideName,
+  actionText,
+  playLocal,
+  // Queued with the page's own moves, so a reply never overtakes one.
+  run: (fn) => {
+    state.pending++;
+    state.chain = state.chain.then(fn).catch(fail).finally(() => { state.pending--; });
+  },
+});
+
 const live = new Live({
   say, fail, showView, copyText, shareLink, pageUrl, names: NAMES, colors: SIDE_COLORS, navigate, state, moveRecord, renderMoves,
 });
@@ -544,6 +563,7 @@ const live = new Live({
 function wire() {
   renderTabs();
   wireSettings();
+  think.wire();
   wireLanguages();
   $('new-form').addEventListener('submit', (e) => newGame(e).catch(fail));
   $('variant-select').addEventListener('change', () => syncForm(state.view ? state.view.game : 'xiangqi'));

@@ -18,6 +18,8 @@ export function mount(host, ctx) {
   let numbers = new Map();
   // The point a first tap chose, waiting for its confirmation.
   let pending = null;
+  // The point a hint shows.
+  let marked = null;
 
   const point = (c, r) => `${COLS[c]}${view.size - r}`;
 
@@ -127,6 +129,7 @@ export function mount(host, ctx) {
           s('path', { d: `M${-k},${-k}L${k},${k}M${k},${-k}L${-k},${k}`, stroke: '#c0392b', 'stroke-width': 2.5, class: 'forbidden' }, g);
           s('title', { text: t('go.forbidden_mark', { reason: t(`renju.${forbidden.get(pt)}`) }) }, g);
         }
+        if (pt === marked && !stone) s('circle', { r: S * 0.42, class: 'hint-mark' }, g);
         s('circle', { r: S * 0.48, class: 'focus-ring' }, g);
       }
     }
@@ -138,11 +141,17 @@ export function mount(host, ctx) {
     update(v, info = {}) {
       if (!view || v.code !== view.code) {
         pending = null;
+        marked = null;
         ctx.controls();
       }
       view = v;
       numbers = new Map((info.moves || []).map((mv) => [mv.action, mv.ply]));
       draw();
+    },
+    // Shows (or, with null, hides) a hint's point.
+    mark(action) {
+      marked = action;
+      if (view) draw();
     },
     destroy() {
       ctx.controls();

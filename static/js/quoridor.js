@@ -31,6 +31,8 @@ export function mount(host, ctx) {
   let orient = 'h';
   let svg = null;
   let previewEl = null;
+  // The move a hint shows.
+  let marked = null;
   // 'move' (taps move the pawn) or 'wall' (taps choose a wall).
   let mode = 'move';
   const grid = new PointGrid(9, 9, (c, r) => {
@@ -184,6 +186,12 @@ export function mount(host, ctx) {
     for (let k = 1; k <= 9; k++) s('text', { x: 14, y: cellY(k) + C / 2 + 4, text: String(k) }, labels);
     const walls = s('g', { 'aria-label': t('qd.walls', { walls: view.walls.join(', ') || t('fact.none') }), role: 'img' }, svg);
     for (const w of view.walls) s('rect', { ...wallRect(w), rx: 3, fill: '#e8b04b', class: 'wall', 'data-wall': w }, walls);
+    if (marked && marked.length === 3) s('rect', { ...wallRect(marked), rx: 3, class: 'hint-wall', 'data-hint': marked }, svg);
+    if (marked && marked.length === 2) {
+      const f = FILES.indexOf(marked[0]);
+      const k = Number(marked[1]);
+      s('circle', { cx: cellX(f) + C / 2, cy: cellY(k) + C / 2, r: C * 0.4, class: 'hint-mark', 'data-hint': marked }, svg);
+    }
     previewEl = s('rect', { rx: 3, visibility: 'hidden', class: 'wall-preview', 'pointer-events': 'none' }, svg);
 
     svg.addEventListener('pointermove', (e) => {
@@ -245,7 +253,13 @@ export function mount(host, ctx) {
       }
       return false;
     },
+    // Shows (or, with null, hides) a hint's move: a square or a wall.
+    mark(action) {
+      marked = action;
+      if (view) draw();
+    },
     update(v) {
+      if (!view || v.code !== view.code) marked = null;
       view = v;
       preview = null;
       draw();

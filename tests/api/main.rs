@@ -1,6 +1,7 @@
 //! The API test suite: one binary, a freshly spawned server per test, and
 //! every live response checked against `openapi.yaml`.
 
+mod analysis;
 mod binary;
 mod browser;
 mod compression;
