@@ -105,6 +105,13 @@ pub struct Settings {
     )]
     pub rate_actions: u32,
 
+    /// Picture renders (pictures and cards the cache does not hold) one
+    /// client address may cause per second, in units of a 512 × 512 PNG
+    /// (a 2048 px PNG is 16, a chat card 3, an SVG 1), in bursts of four
+    /// times that; 0: no limit.
+    #[arg(long, global = true, env = "QIPAN_RATE_PICTURES", default_value_t = 16)]
+    pub rate_pictures: u32,
+
     /// Proxies whose `X-Forwarded-For` names the client, comma-separated
     /// addresses (e.g. `10.0.0.2,10.0.0.3`); from anyone else the header is
     /// ignored and the peer address is the client.
@@ -202,6 +209,7 @@ impl Settings {
             rate_creates: 0,
             rate_writes: 0,
             rate_actions: 0,
+            rate_pictures: 0,
             trusted_proxies: Vec::new(),
             metrics: true,
             max_connections: 10_000,

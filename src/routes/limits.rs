@@ -6,7 +6,15 @@
 //!   joins, invites), `--rate-writes` per second, bursts of twice that;
 //! - **actions**: the cost budget of play batches, stateless and match
 //!   alike, one unit per action, `--rate-actions` per second, bursts of ten
-//!   times that — a 1,000-action batch costs a thousand single moves.
+//!   times that — a 1,000-action batch costs a thousand single moves;
+//! - **pictures**: renders of pictures and cards the view cache does not
+//!   hold, in units of a 512 × 512 PNG (an SVG is one, a PNG one per
+//!   512 × 512 pixels begun), `--rate-pictures` per second, bursts of four
+//!   times that: varying a picture's options defeats the cache, and a
+//!   large PNG costs tens of milliseconds of CPU.
+//!
+//! A WebSocket's `auth` counts as a write, as do its other commands: each
+//! looks its token up in the database.
 //!
 //! A refusal is `429 rate-limited` with `Retry-After` and the IETF draft's
 //! `RateLimit-Policy` and `RateLimit` headers. The client is the peer
@@ -59,6 +67,7 @@ pub struct Limits {
     creates: Option<Bucket>,
     writes: Option<Bucket>,
     actions: Option<Bucket>,
+    pictures: Option<Bucket>,
     trusted: Vec<IpAddr>,
 }
 
@@ -71,12 +80,21 @@ pub enum Class {
     Writes,
     /// Actions of play batches.
     Actions,
+    /// Picture renders, in 512 × 512 PNG units.
+    Pictures,
 }
 
 impl Limits {
-    /// Limits of `creates` per minute, `writes` and `actions` per second
-    /// (0: no limit), trusting `X-Forwarded-For` from `trusted` peers.
-    pub fn new(creates: u32, writes: u32, actions: u32, trusted: Vec<IpAddr>) -> Limits {
+    /// Limits of `creates` per minute, `writes`, `actions` and `pictures`
+    /// per second (0: no limit), trusting `X-Forwarded-For` from `trusted`
+    /// peers.
+    pub fn new(
+        creates: u32,
+        writes: u32,
+        actions: u32,
+        pictures: u32,
+        trusted: Vec<IpAddr>,
+    ) -> Limits {
         let per_minute = |n: NonZeroU32| Quota::per_minute(n).allow_burst(n);
         let per_second = |n: NonZeroU32, burst: u32| {
             Quota::per_second(n).allow_burst(NonZeroU32::new(burst).unwrap_or(n))
@@ -94,13 +112,21 @@ impl Limits {
                     1,
                 )
             }),
+            pictures: NonZeroU32::new(pictures).map(|n| {
+                Bucket::new(
+                    "pictures",
+                    per_second(n, pictures.saturating_mul(4)),
+                    pictures,
+                    1,
+                )
+            }),
             trusted,
         }
     }
 
     /// No limits at all.
     pub fn off() -> Limits {
-        Limits::new(0, 0, 0, Vec::new())
+        Limits::new(0, 0, 0, 0, Vec::new())
     }
 
     fn bucket(&self, class: Class) -> Option<&Bucket> {
@@ -108,6 +134,7 @@ impl Limits {
             Class::Creates => self.creates.as_ref(),
             Class::Writes => self.writes.as_ref(),
             Class::Actions => self.actions.as_ref(),
+            Class::Pictures => self.pictures.as_ref(),
         }
     }
 
@@ -175,7 +202,7 @@ impl Limits {
     /// Forgets clients whose budget is whole again (called every minute,
     /// so the tables do not grow with every address ever seen).
     pub fn forget_idle(&self) {
-        for bucket in [&self.creates, &self.writes, &self.actions]
+        for bucket in [&self.creates, &self.writes, &self.actions, &self.pictures]
             .into_iter()
             .flatten()
         {
@@ -188,10 +215,10 @@ impl Limits {
 fn refusal(bucket: &Bucket, cost: u32, wait: Duration) -> ApiError {
     crate::metrics::metrics().limited(bucket.name);
     let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
-    let what = if cost == 1 {
-        "this request".to_owned()
-    } else {
-        format!("these {cost} actions")
+    let what = match (cost, bucket.name) {
+        (1, _) => "this request".to_owned(),
+        (_, "pictures") => format!("this picture, {cost} units,"),
+        _ => format!("these {cost} actions"),
     };
     Problem::with(
         ProblemKind::RateLimited,
@@ -247,6 +274,18 @@ impl<C: Counted> FromRequest for Admitted<C> {
                 .map(|()| Admitted(PhantomData)),
             None => Ok(Admitted(PhantomData)),
         })
+    }
+}
+
+/// Charges a picture render of `cost` units to the request's client.
+///
+/// # Errors
+///
+/// `429 rate-limited`.
+pub fn charge_picture(req: &HttpRequest, cost: usize) -> Result<(), ApiError> {
+    match req.app_data::<web::Data<Limits>>() {
+        Some(limits) => limits.charge(req, Class::Pictures, cost),
+        None => Ok(()),
     }
 }
 
