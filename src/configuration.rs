@@ -122,6 +122,12 @@ pub struct Settings {
     /// is answered 503 analysis-busy at once.
     #[arg(long, global = true, env = "QIPAN_ANALYSIS_QUEUE", default_value_t = 8)]
     pub analysis_queue: usize,
+    /// Picture renders (pictures and cards the cache does not hold) one
+    /// client address may cause per second, in units of a 512 × 512 PNG
+    /// (a 2048 px PNG is 16, a chat card 3, an SVG 1), in bursts of four
+    /// times that; 0: no limit.
+    #[arg(long, global = true, env = "QIPAN_RATE_PICTURES", default_value_t = 16)]
+    pub rate_pictures: u32,
 
     /// Proxies whose `X-Forwarded-For` names the client, comma-separated
     /// addresses (e.g. `10.0.0.2,10.0.0.3`); from anyone else the header is
@@ -223,6 +229,7 @@ impl Settings {
             rate_search: 0,
             analysis_threads: Some(1),
             analysis_queue: 4,
+            rate_pictures: 0,
             trusted_proxies: Vec::new(),
             metrics: true,
             max_connections: 10_000,

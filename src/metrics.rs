@@ -37,7 +37,7 @@ pub struct Metrics {
 /// methods are few, statuses a handful each: a thread keeps some dozens.
 struct Series {
     route: String,
-    method: String,
+    method: &'static str,
     status: StatusCode,
     requests: IntCounter,
     latency: prometheus::Histogram,
@@ -45,6 +45,26 @@ struct Series {
 
 thread_local! {
     static SERIES: std::cell::RefCell<Vec<Series>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A request method as a label: the methods of RFC 9110 and PATCH by
+/// name, any other as `other`. A client may send any token as a method;
+/// were each a label, one client could grow the exposition (and the
+/// memory behind it) without bound.
+pub fn method_label(method: &actix_web::http::Method) -> &'static str {
+    use actix_web::http::Method;
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::OPTIONS => "OPTIONS",
+        Method::PATCH => "PATCH",
+        Method::TRACE => "TRACE",
+        Method::CONNECT => "CONNECT",
+        _ => "other",
+    }
 }
 
 /// The process's metrics.
@@ -149,13 +169,15 @@ impl Metrics {
     }
 
     /// An answered request: `route` is its route's pattern
-    /// (`/v1/{game}/{code}`), never the path itself, so the label set stays
-    /// small whatever clients send.
+    /// (`/v1/{game}/{code}`), never the path itself, and `method` one of
+    /// [`method_label`]'s, so the label set stays small whatever clients
+    /// send. (Every other label is chosen by the service: statuses, budget
+    /// names, refusal reasons, stream kinds.)
     ///
     /// Each worker thread keeps the series it has counted into, so that a
     /// request finds its counter and histogram by comparing a few short
     /// strings instead of hashing its labels into the shared maps.
-    pub fn request(&self, route: &str, method: &str, status: StatusCode, took: Duration) {
+    pub fn request(&self, route: &str, method: &'static str, status: StatusCode, took: Duration) {
         SERIES.with_borrow_mut(|series| {
             let found = series
                 .iter()
@@ -172,7 +194,7 @@ impl Metrics {
             let index = found.unwrap_or_else(|| {
                 series.push(Series {
                     route: route.to_owned(),
-                    method: method.to_owned(),
+                    method,
                     status,
                     requests: self
                         .requests

@@ -99,6 +99,7 @@ impl Application {
             settings.rate_writes,
             settings.rate_actions,
             settings.rate_search,
+            settings.rate_pictures,
             settings.trusted_proxies.clone(),
         ));
         {
@@ -172,6 +173,12 @@ impl Application {
                 .default_service(web::to(problem::not_found))
         })
         .shutdown_timeout(10)
+        // A client's FIN ends its connection at once, answer or not: a
+        // closed event stream would otherwise be noticed only when a write
+        // to it fails (after up to two keep-alives), holding its seat
+        // online, its place in the open-streams gauge and its connection
+        // slot meanwhile. HTTP clients do not half-close while they wait.
+        .h1_allow_half_closed(false)
         .on_connect(move |connection, data| cap.on_connect(connection, data))
         .max_connections(per_worker)
         .disable_signals()

@@ -166,13 +166,15 @@ impl Seat {
 pub const NAME_MAX: usize = 32;
 
 /// The display name of a seat, chosen when it is taken: trimmed, NFC
-/// normalised, 1 to [`NAME_MAX`] characters, without control characters,
-/// line or paragraph separators or bidirectional overrides (which could make
-/// a name display as another).
+/// normalised, 1 to [`NAME_MAX`] characters, at least one of them visible,
+/// without control characters, line or paragraph separators, direction
+/// controls or invisible characters (any of which could make a name
+/// display as another, or as nothing).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SeatName(String);
 
-/// Why a display name is refused.
+/// Why a display name (or another line of text a client writes for others
+/// to read, such as a decline's reason) is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
     /// Nothing but white space.
@@ -184,9 +186,80 @@ pub enum NameError {
     /// A control character, a line or paragraph separator.
     #[error("holds a control character (a line break, a tab, …): a name is one line of text")]
     Control,
-    /// A bidirectional embedding, override or isolate.
-    #[error("holds a bidirectional override (U+202A–U+202E, U+2066–U+2069), which could make it display as another name")]
+    /// A direction mark, embedding, override or isolate.
+    #[error("holds a direction control (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069), which could make it display as another name")]
     Bidi,
+    /// A character that shows as nothing (U+200B, U+2060, U+FEFF, U+3164,
+    /// U+2800, …).
+    #[error("holds an invisible character (such as U+200B, U+2060, U+FEFF, U+3164, U+115F, U+2800 or U+00AD), which could hide or fake a name")]
+    Invisible,
+    /// Only white space, joiners and variation selectors.
+    #[error("has no visible character: give at least one letter, digit or symbol")]
+    Blank,
+}
+
+/// Direction controls: marks, embeddings, overrides and isolates.
+fn is_direction_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// Characters that render as nothing, or as blank space while not being
+/// white space: zero-width spaces and word joiners, the byte order mark,
+/// the Hangul fillers, the blank Braille pattern, the soft hyphen, the
+/// grapheme joiner, invisible operators, Mongolian vowel separator, Khmer
+/// inherent vowels, musical formatting and tag characters.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180E}'
+            | '\u{200B}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{206A}'..='\u{206F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E007F}'
+    )
+}
+
+/// Characters that are allowed but show nothing by themselves: the
+/// joiners (emoji sequences, Persian and Indic text need them) and the
+/// variation selectors.
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// What is wrong with a line of text written for others to read (a name,
+/// a reason), whatever its length: control characters, direction
+/// controls, invisible characters, or no visible character at all.
+pub fn line_fault(text: &str) -> Option<NameError> {
+    if text
+        .chars()
+        .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
+        return Some(NameError::Control);
+    }
+    if text.chars().any(is_direction_control) {
+        return Some(NameError::Bidi);
+    }
+    if text.chars().any(is_invisible) {
+        return Some(NameError::Invisible);
+    }
+    if !text.chars().any(|c| !c.is_whitespace() && !is_joiner(c)) {
+        return Some(NameError::Blank);
+    }
+    None
 }
 
 impl SeatName {
@@ -204,17 +277,8 @@ impl SeatName {
         if text.chars().count() > NAME_MAX {
             return Err(NameError::TooLong);
         }
-        if text
-            .chars()
-            .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
-        {
-            return Err(NameError::Control);
-        }
-        if text
-            .chars()
-            .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
-        {
-            return Err(NameError::Bidi);
+        if let Some(fault) = line_fault(&text) {
+            return Err(fault);
         }
         Ok(SeatName(text))
     }
@@ -518,4 +582,38 @@ pub struct KeptMove {
     /// from (plies since the last capture), which a takeback that rebuilds
     /// the line from kept moves starts from.
     pub halfmove: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{line_fault, NameError, SeatName};
+
+    #[test]
+    fn names_must_show_and_show_as_themselves() {
+        for ok in [
+            "Wei",
+            "林 棋",
+            "Le\u{301}on",
+            "👨\u{200D}👩\u{200D}👧",
+            "❤\u{FE0F}",
+        ] {
+            assert!(SeatName::parse(ok).is_ok(), "{ok:?}");
+        }
+        for (bad, fault) in [
+            ("\u{200B}\u{200B}", NameError::Invisible),
+            ("\u{3164}", NameError::Invisible),
+            ("\u{2800}\u{2800}", NameError::Invisible),
+            ("a\u{00AD}", NameError::Invisible),
+            ("\u{E0041}", NameError::Invisible),
+            ("\u{202E}evil", NameError::Bidi),
+            ("x\u{200E}", NameError::Bidi),
+            ("\u{061C}x", NameError::Bidi),
+            ("\u{200D}\u{FE0F}", NameError::Blank),
+            ("\u{3000}", NameError::Empty),
+            ("a\u{0007}", NameError::Control),
+        ] {
+            assert_eq!(SeatName::parse(bad), Err(fault), "{bad:?}");
+        }
+        assert_eq!(line_fault("busy"), None);
+    }
 }

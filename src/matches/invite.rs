@@ -2,6 +2,7 @@
 //! (voiding the old ones) or withdraws them; an invited player declines,
 //! with a reason the inviter's streams show (`invite-declined`).
 
+use super::domain::NameError;
 use super::events::{Change, EventKind, MatchEvent};
 use super::read::{invite_view, render, Shown};
 use super::{
@@ -15,7 +16,8 @@ use crate::storage::StorageError;
 pub const REASON_MAX: usize = 200;
 
 /// A declined invitation's reason: `busy`, or free text of at most
-/// [`REASON_MAX`] characters without control characters.
+/// [`REASON_MAX`] characters under the rules of names (no control,
+/// direction-control or invisible characters, at least one visible one).
 ///
 /// # Errors
 ///
@@ -34,12 +36,22 @@ pub fn reason(text: &str) -> Result<String, MatchError> {
     if text.chars().count() > REASON_MAX {
         return Err(invalid("is longer than 200 characters"));
     }
-    if text.chars().any(char::is_control) {
-        return Err(invalid(
-            "holds a control character (a line break, a tab, …)",
-        ));
-    }
-    Ok(text.to_owned())
+    let why = match super::domain::line_fault(text) {
+        None => return Ok(text.to_owned()),
+        Some(NameError::Control) => "holds a control character (a line break, a tab, …)",
+        Some(NameError::Bidi) => {
+            "holds a direction control (U+200E, U+200F, U+061C, U+202A–U+202E, \
+             U+2066–U+2069), which could make it display as other text"
+        }
+        Some(NameError::Invisible) => {
+            "holds an invisible character (such as U+200B, U+2060, U+FEFF, U+3164, \
+             U+115F, U+2800 or U+00AD), which could hide or fake text"
+        }
+        Some(NameError::Blank | NameError::Empty | NameError::TooLong) => {
+            "has no visible character: say why (e.g. \"busy\")"
+        }
+    };
+    Err(invalid(why))
 }
 
 impl Matches {

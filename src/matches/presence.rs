@@ -3,8 +3,12 @@
 //! own streams per seat and keeps one `seat_presence` row per seat it holds;
 //! the row goes when the last stream has been closed for the grace period
 //! (a page reload reconnects well within it, so the seat does not flap).
-//! Rows carry `seen_at`, refreshed while the instance runs: the rows of an
-//! instance that died stop counting after [`STALE`].
+//! Rows carry `seen_at`, refreshed every [`REFRESH`] while the instance
+//! runs: the rows of an instance that died (killed, its machine gone)
+//! stop counting after [`STALE`], and the next refresh of any instance
+//! still running announces the seats that went, so their streams send
+//! `presence` events: a seat held only by a dead instance shows offline
+//! within `STALE` + `REFRESH`, 20 s.
 //!
 //! Every change of a seat's presence is announced as
 //! [`Signal::Presence`]; streams then read the seats and send `presence`
@@ -21,11 +25,12 @@ use super::hub::{Hub, Signal};
 use super::{MatchId, Seat, Timestamp};
 use crate::storage::{Backend, Database, StorageError};
 
-/// How old a row may be before it no longer counts.
-pub const STALE: Duration = Duration::from_secs(60);
+/// How old a row may be before it no longer counts: three refreshes
+/// missed.
+pub const STALE: Duration = Duration::from_secs(15);
 
 /// How often an instance refreshes its rows.
-const REFRESH: Duration = Duration::from_secs(20);
+pub const REFRESH: Duration = Duration::from_secs(5);
 
 /// The presence of this instance's streams.
 #[derive(Debug, Clone)]
@@ -134,6 +139,18 @@ impl Inner {
                 .bind(&self.instance)
                 .execute(self.db.pool())
                 .await?;
+        }
+        // Rows that went stale since the last refresh: the seats of an
+        // instance that died. Their streams are told.
+        let went: Vec<String> = sqlx::query_scalar(
+            "SELECT DISTINCT match_id FROM seat_presence WHERE seen_at < $1 AND seen_at >= $2",
+        )
+        .bind(now.minus(STALE).millis())
+        .bind(now.minus(STALE + REFRESH).millis())
+        .fetch_all(self.db.pool())
+        .await?;
+        for id in went.iter().filter_map(|id| id.parse::<MatchId>().ok()) {
+            self.hub.publish(Signal::Presence(id));
         }
         let dead = now.minus(10 * STALE).millis();
         let old: i64 = sqlx::query_scalar("SELECT count(*) FROM seat_presence WHERE seen_at < $1")

@@ -459,6 +459,12 @@ impl Problem {
         })
     }
 
+    /// The JSON body, for an answer written without actix (a connection
+    /// refused as it is accepted).
+    pub fn body_json(&self) -> String {
+        self.body(self.kind.status())
+    }
+
     /// The full response.
     pub fn response(&self) -> HttpResponse {
         self.response_with(self.kind.status())

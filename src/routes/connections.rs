@@ -1,9 +1,12 @@
 //! Open connections, capped per client address: a client holding more
 //! than `--max-connections-per-client` at once has each connection beyond
-//! that answered `503 too-many-connections` on its first request and
-//! closed, so one address cannot hoard the service's connections (idle
-//! ones already close after the keep-alive; slow heads and bodies after
-//! their timeouts). Trusted proxies, which carry many clients, are exempt.
+//! that answered `503 too-many-connections` the moment it is accepted, and
+//! closed — before any of its request is read, so a connection whose head
+//! never ends is refused at once rather than held until the head timeout.
+//! One address cannot hoard the service's connections (idle ones already
+//! close after the keep-alive; slow heads and bodies of the connections
+//! within the cap after their timeouts). Trusted proxies, which carry many
+//! clients, are exempt.
 //! The global cap, `--max-connections`, is actix's own: past it, the
 //! service stops accepting until a connection closes.
 
@@ -52,6 +55,28 @@ struct OverCap {
     limit: u32,
 }
 
+/// The 503 problem for a connection over its client's cap, as the bytes
+/// of a whole HTTP/1.1 answer.
+fn refusal_bytes(limit: u32) -> Vec<u8> {
+    let body = Problem::new(ProblemKind::TooManyConnections, detail(limit)).body_json();
+    let mut bytes = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/problem+json\r\n\
+         cache-control: no-store\r\nx-content-type-options: nosniff\r\n\
+         connection: close\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    bytes.extend_from_slice(body.as_bytes());
+    bytes
+}
+
+fn detail(limit: u32) -> String {
+    format!(
+        "this address already holds {limit} open connections, the most one client may; \
+         reuse them (keep-alive) or close some"
+    )
+}
+
 impl ConnectionCap {
     /// At most `per_client` connections per address (0: no cap), except
     /// from `exempt` addresses.
@@ -81,9 +106,20 @@ impl ConnectionCap {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         let n = open.entry(ip).or_insert(0);
         if *n >= self.per_client {
+            drop(open);
             data.insert(OverCap {
                 limit: self.per_client,
             });
+            if let Some(stream) = connection.downcast_ref::<TcpStream>() {
+                // Answered and closed before a byte is read: the answer
+                // fits a fresh socket's send buffer (written straight to
+                // the socket: the runtime has not seen it writable yet),
+                // and the shut reading half makes the connection end at
+                // once.
+                let socket = socket2::SockRef::from(stream);
+                let _ = socket.send(&refusal_bytes(self.per_client));
+                let _ = socket.shutdown(std::net::Shutdown::Both);
+            }
             return;
         }
         *n += 1;
@@ -99,14 +135,7 @@ impl ConnectionCap {
 /// problem, and the connection closed. `None` for every other request.
 pub fn refusal(req: &ServiceRequest) -> Option<HttpResponse> {
     let OverCap { limit } = req.conn_data::<OverCap>().copied()?;
-    let mut response = Problem::new(
-        ProblemKind::TooManyConnections,
-        format!(
-            "this address already holds {limit} open connections, the most one client may; \
-             reuse them (keep-alive) or close some"
-        ),
-    )
-    .response();
+    let mut response = Problem::new(ProblemKind::TooManyConnections, detail(limit)).response();
     response.headers_mut().insert(
         header::CONNECTION,
         header::HeaderValue::from_static("close"),

@@ -13,8 +13,9 @@
 //! answer, `408` if the body missed its deadline,
 //! `Connection: close` while shutting down ([`super::drain`]), the request
 //! counted and timed by route for `/metrics` ([`super::observe`]), the id
-//! sent back and the service's own failures logged with it, and no body
-//! for a HEAD request.
+//! sent back and the service's own failures logged with it, the headers
+//! against sniffing and framing ([`super::exposure`]), and no body for a
+//! HEAD request.
 //!
 //! HEAD answers never carry a body here, whatever the handler wrote:
 //! actix-http decides whether to write a body from the method of the
@@ -34,7 +35,7 @@ use actix_web::http::Method;
 use tracing::Level;
 
 use super::deadline::Armed;
-use super::{connections, deadline, drain, encoding, host, reads};
+use super::{connections, deadline, drain, encoding, exposure, host, reads};
 use crate::metrics::metrics;
 use crate::problem::ApiError;
 use crate::telemetry::{client_id, fresh_id, REQUEST_ID};
@@ -212,7 +213,7 @@ impl Ends {
             };
             metrics().request(
                 self.route.or(matched.as_deref()).unwrap_or("unmatched"),
-                method.as_str(),
+                crate::metrics::method_label(method),
                 res.status(),
                 self.started.elapsed(),
             );
@@ -243,6 +244,7 @@ impl Ends {
             );
         }
         res.headers_mut().insert(REQUEST_ID, id);
+        exposure::harden(&mut res);
         if self.head {
             res = res.map_body(|_, _| BoxBody::new(actix_web::body::None::new()));
         }

@@ -11,6 +11,14 @@
 //!   a search is asked for at the most it may take, `--rate-search` per
 //!   second, bursts of ten times that (ten seconds of search at the
 //!   default).
+//! - **pictures**: renders of pictures and cards the view cache does not
+//!   hold, in units of a 512 × 512 PNG (an SVG is one, a PNG one per
+//!   512 × 512 pixels begun), `--rate-pictures` per second, bursts of four
+//!   times that: varying a picture's options defeats the cache, and a
+//!   large PNG costs tens of milliseconds of CPU.
+//!
+//! A WebSocket's `auth` counts as a write, as do its other commands: each
+//! looks its token up in the database.
 //!
 //! A refusal is `429 rate-limited` with `Retry-After` and the IETF draft's
 //! `RateLimit-Policy` and `RateLimit` headers. The client is the peer
@@ -67,6 +75,7 @@ pub struct Limits {
     writes: Option<Bucket>,
     actions: Option<Bucket>,
     search: Option<Bucket>,
+    pictures: Option<Bucket>,
     trusted: Vec<IpAddr>,
 }
 
@@ -81,17 +90,20 @@ pub enum Class {
     Actions,
     /// Milliseconds of search.
     Search,
+    /// Picture renders, in 512 × 512 PNG units.
+    Pictures,
 }
 
 impl Limits {
-    /// Limits of `creates` per minute, `writes`, `actions` and `search`
-    /// milliseconds per second (0: no limit), trusting `X-Forwarded-For`
-    /// from `trusted` peers.
+    /// Limits of `creates` per minute, `writes`, `actions`, `search`
+    /// milliseconds and `pictures` per second (0: no limit), trusting
+    /// `X-Forwarded-For` from `trusted` peers.
     pub fn new(
         creates: u32,
         writes: u32,
         actions: u32,
         search: u32,
+        pictures: u32,
         trusted: Vec<IpAddr>,
     ) -> Limits {
         let per_minute = |n: NonZeroU32| Quota::per_minute(n).allow_burst(n);
@@ -128,13 +140,22 @@ impl Limits {
                     1,
                 )
             }),
+            pictures: NonZeroU32::new(pictures).map(|n| {
+                Bucket::new(
+                    "pictures",
+                    "picture units",
+                    per_second(n, pictures.saturating_mul(4)),
+                    pictures,
+                    1,
+                )
+            }),
             trusted,
         }
     }
 
     /// No limits at all.
     pub fn off() -> Limits {
-        Limits::new(0, 0, 0, 0, Vec::new())
+        Limits::new(0, 0, 0, 0, 0, Vec::new())
     }
 
     fn bucket(&self, class: Class) -> Option<&Bucket> {
@@ -143,6 +164,7 @@ impl Limits {
             Class::Writes => self.writes.as_ref(),
             Class::Actions => self.actions.as_ref(),
             Class::Search => self.search.as_ref(),
+            Class::Pictures => self.pictures.as_ref(),
         }
     }
 
@@ -210,9 +232,15 @@ impl Limits {
     /// Forgets clients whose budget is whole again (called every minute,
     /// so the tables do not grow with every address ever seen).
     pub fn forget_idle(&self) {
-        for bucket in [&self.creates, &self.writes, &self.actions, &self.search]
-            .into_iter()
-            .flatten()
+        for bucket in [
+            &self.creates,
+            &self.writes,
+            &self.actions,
+            &self.search,
+            &self.pictures,
+        ]
+        .into_iter()
+        .flatten()
         {
             bucket.limiter.retain_recent();
         }
@@ -223,10 +251,10 @@ impl Limits {
 fn refusal(bucket: &Bucket, cost: u32, wait: Duration) -> ApiError {
     crate::metrics::metrics().limited(bucket.name);
     let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
-    let what = if cost == 1 {
-        "this request".to_owned()
-    } else {
-        format!("these {cost} {}", bucket.unit)
+    let what = match (cost, bucket.name) {
+        (1, _) => "this request".to_owned(),
+        (_, "pictures") => format!("this picture, {cost} units,"),
+        _ => format!("these {cost} {}", bucket.unit),
     };
     Problem::with(
         ProblemKind::RateLimited,
@@ -282,6 +310,18 @@ impl<C: Counted> FromRequest for Admitted<C> {
                 .map(|()| Admitted(PhantomData)),
             None => Ok(Admitted(PhantomData)),
         })
+    }
+}
+
+/// Charges a picture render of `cost` units to the request's client.
+///
+/// # Errors
+///
+/// `429 rate-limited`.
+pub fn charge_picture(req: &HttpRequest, cost: usize) -> Result<(), ApiError> {
+    match req.app_data::<web::Data<Limits>>() {
+        Some(limits) => limits.charge(req, Class::Pictures, cost),
+        None => Ok(()),
     }
 }
 

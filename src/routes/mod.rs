@@ -10,6 +10,8 @@ pub mod deadline;
 pub mod docs;
 pub mod drain;
 pub mod encoding;
+pub mod exposure;
+pub mod frames;
 pub mod front;
 pub mod games;
 pub mod health;

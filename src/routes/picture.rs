@@ -19,6 +19,7 @@ use qipan_picture::{
 use qipan_rules::{AnyAction, AnyPlayer, AnyPosition, GameKind};
 
 use super::conditional;
+use super::limits::charge_picture;
 use super::matches::{Id, Service};
 use super::state::{Code, Game};
 use super::{immutable, Rendered};
@@ -96,6 +97,20 @@ impl Format {
             .map_err(|e| ApiError::Internal(anyhow::anyhow!("picture thread: {e}")))?,
         };
         drawn.map_err(problem)
+    }
+
+    /// What a render costs against the `pictures` budget: an SVG one
+    /// unit, a PNG one per 512 × 512 pixels begun (a card is 1200 × 630
+    /// at its default width).
+    fn cost(self, options: &Options) -> usize {
+        const UNIT: u64 = 512 * 512;
+        let width = u64::from(options.size);
+        let pixels = match self {
+            Format::Svg => return 1,
+            Format::Png => width * width,
+            Format::Card => width * width * 630 / 1200,
+        };
+        usize::try_from(pixels.div_ceil(UNIT).max(1)).unwrap_or(usize::MAX)
     }
 
     /// The options of the query, a card's width defaulting to the size
@@ -345,6 +360,7 @@ async fn state_picture(
         }
         _ => Around::Nothing,
     };
+    charge_picture(&req, format.cost(&options))?;
     let body = format.draw(pos, options, around).await?;
     let rendered = Rendered::typed(body, format.content_type());
     cache.insert(key, rendered.clone());
@@ -427,6 +443,7 @@ async fn match_picture(
         Format::Card => Around::Caption(match_caption(&snapshot, lang)),
         Format::Svg | Format::Png => panel(&snapshot, lang).map_or(Around::Nothing, Around::Panel),
     };
+    charge_picture(&req, format.cost(&options))?;
     let body = format.draw(snapshot.game.position, options, around).await?;
     Ok(Words::mark(
         words,

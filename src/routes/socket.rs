@@ -9,12 +9,13 @@
 //! of these messages closes the socket (1007 with the reason; binary
 //! frames 1003).
 
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use actix_ws::{AggregatedMessage, CloseCode, CloseReason, ProtocolError, Session};
 use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::frames::{FrameGuard, Oversized};
 use super::limits::{Class, Limits};
 use super::matches::{Id, LastEventId, Service};
 use super::state::Base;
@@ -50,6 +51,16 @@ pub async fn socket(
     let limits = req.app_data::<web::Data<Limits>>().cloned();
     let client = limits.as_ref().and_then(|l| l.client(&req));
     let feed = s.feed(id, last, base.0, None).await?;
+    // Frames are measured as their headers arrive, before the codec
+    // buffers them (see routes::frames).
+    let (guarded, oversized) = FrameGuard::new(body, MESSAGE_LIMIT);
+    let guarded: std::pin::Pin<
+        Box<dyn futures_util::Stream<Item = Result<web::Bytes, actix_web::error::PayloadError>>>,
+    > = Box::pin(guarded);
+    let mut stream = actix_web::dev::Payload::from(guarded);
+    let body = web::Payload::from_request(&req, &mut stream)
+        .await
+        .map_err(|e| NotAWebSocket(e.to_string()))?;
     let (response, session, messages) =
         actix_ws::handle(&req, body).map_err(|e| NotAWebSocket(e.to_string()))?;
     let messages = messages
@@ -74,6 +85,7 @@ pub async fn socket(
             token: Token(None),
             held: None,
             session,
+            oversized,
         }
         .run(messages, inbox)
         .await;
@@ -93,6 +105,8 @@ struct Connection {
     token: Token,
     held: Option<crate::matches::presence::Held>,
     session: Session,
+    /// Set when a frame header declared more than [`MESSAGE_LIMIT`].
+    oversized: Oversized,
 }
 
 /// Why the socket is being closed by the service.
@@ -117,6 +131,9 @@ impl Connection {
                     }
                 }
                 message = messages.next() => {
+                    if self.oversized.tripped() {
+                        break Some(too_large());
+                    }
                     let outcome = match message {
                         Some(Ok(AggregatedMessage::Text(text))) => self.command(&text).await,
                         Some(Ok(AggregatedMessage::Binary(_))) => Err(Closing(CloseReason {
@@ -128,10 +145,7 @@ impl Connection {
                         }
                         Some(Ok(AggregatedMessage::Pong(_))) => Ok(()),
                         Some(Ok(AggregatedMessage::Close(_))) | None => break Some(normal()),
-                        Some(Err(ProtocolError::Overflow)) => Err(Closing(CloseReason {
-                            code: CloseCode::Size,
-                            description: Some("a message is at most 65536 bytes".to_owned()),
-                        })),
+                        Some(Err(ProtocolError::Overflow)) => Err(Closing(too_large())),
                         Some(Err(e)) => Err(Closing(CloseReason {
                             code: CloseCode::Protocol,
                             description: Some(truncate(&e.to_string())),
@@ -177,7 +191,8 @@ impl Connection {
             return Ok(());
         };
         match message {
-            ClientMessage::Auth { .. } => Ok(()),
+            // Each looks a token up: wrong guesses are paid for.
+            ClientMessage::Auth { .. } => limits.charge_client(self.client, Class::Writes, 1),
             ClientMessage::Play { actions, .. } => {
                 limits.charge_client(self.client, Class::Writes, 1)?;
                 limits.charge_client(self.client, Class::Actions, actions.len())
@@ -212,7 +227,7 @@ impl Connection {
                 actions, version, ..
             } => {
                 let token = self.token.clone();
-                let pre = pre(Some(version));
+                let pre = pre(version);
                 let outcome = s
                     .runner()
                     .run(async move { s.play(id, &token, pre, &actions, base).await })
@@ -278,6 +293,14 @@ impl Connection {
             }
         };
         Ok(serde_json::json!({ "status": status, "version": outcome.version.get() }))
+    }
+}
+
+/// 1009: a frame or message over [`MESSAGE_LIMIT`].
+fn too_large() -> CloseReason {
+    CloseReason {
+        code: CloseCode::Size,
+        description: Some("a message is at most 65536 bytes".to_owned()),
     }
 }
 

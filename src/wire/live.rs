@@ -26,8 +26,10 @@ pub enum ClientMessage {
         /// The actions, in the game's notation.
         actions: Vec<String>,
         /// The match version they were chosen at (the `If-Match` of
-        /// `POST /play`).
-        version: i64,
+        /// `POST /play`); without it, whatever the match's version is, as
+        /// `POST /play` without `If-Match`.
+        #[serde(default)]
+        version: Option<i64>,
         /// Echoed in the answer.
         #[serde(rename = "ref")]
         reference: Option<Value>,

@@ -181,7 +181,17 @@ async fn names_show_in_views_events_history_and_pages(backend: Backend) {
         ("   ".to_owned(), "is empty"),
         ("a\nb".to_owned(), "control character"),
         ("a\u{2028}b".to_owned(), "control character"),
-        ("\u{202E}evil".to_owned(), "bidirectional override"),
+        ("\u{202E}evil".to_owned(), "direction control"),
+        // Names that show as nothing, or as another name.
+        ("\u{200B}\u{200B}".to_owned(), "invisible character"),
+        ("\u{3164}".to_owned(), "invisible character"),
+        ("\u{2800}\u{2800}".to_owned(), "invisible character"),
+        ("Wei\u{2060}".to_owned(), "invisible character"),
+        ("\u{FEFF}Wei".to_owned(), "invisible character"),
+        ("Wei\u{200E}".to_owned(), "direction control"),
+        ("\u{200F}Wei".to_owned(), "direction control"),
+        ("\u{2067}Wei".to_owned(), "direction control"),
+        ("\u{200D}".to_owned(), "no visible character"),
     ] {
         let res = app
             .post_json("/v1/matches", &json!({ "game": "gomoku", "name": name }))

@@ -420,3 +420,56 @@ async fn one_address_holds_a_bounded_number_of_connections() {
     assert!(closed, "the connection over the cap is closed");
     assert!(again.starts_with("HTTP/1.1 200"), "{again}");
 }
+
+/// Connections count against their address from the moment they are
+/// accepted: two connections whose heads never end hold the address's two
+/// places, and a third is refused at once, before it sends a byte —
+/// not held until the head timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_count_from_accept() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    let mut settings = Settings::for_tests();
+    settings.max_connections_per_client = 2;
+    // One worker: connections are counted in the order they arrive (a
+    // second worker still starting would count its connection late).
+    settings.workers = Some(1);
+    let app = spawn_app_with(settings).await;
+    let addr = app.base.trim_start_matches("http://").to_owned();
+    let (third, took) = tokio::task::spawn_blocking(move || {
+        let mut slow = Vec::new();
+        // One at a time, so that each is counted (by whichever worker takes
+        // it) before the next arrives.
+        for _ in 0..2 {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            let mut s = TcpStream::connect(&addr).unwrap();
+            write!(s, "GET /v1/games HTTP/1.1\r\nHost: local").unwrap();
+            slow.push(s);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let started = std::time::Instant::now();
+        let mut third = TcpStream::connect(&addr).unwrap();
+        third
+            .set_read_timeout(Some(std::time::Duration::from_secs(3)))
+            .unwrap();
+        let mut answer = Vec::new();
+        let mut chunk = [0; 4096];
+        let mut first = None;
+        while let Ok(n @ 1..) = third.read(&mut chunk) {
+            first.get_or_insert_with(|| started.elapsed());
+            answer.extend_from_slice(&chunk[..n]);
+        }
+        let took = first.unwrap_or_else(|| started.elapsed());
+        drop(slow);
+        (
+            String::from_utf8_lossy(&answer).into_owned(),
+            started.elapsed(),
+        )
+    })
+    .await
+    .unwrap();
+    assert!(third.starts_with("HTTP/1.1 503"), "{third:?}");
+    assert!(third.contains("/problems/too-many-connections"), "{third}");
+    assert!(took < std::time::Duration::from_secs(1), "{took:?}");
+}

@@ -134,3 +134,81 @@ async fn match_writes_are_limited_too() {
         "writes",
     );
 }
+
+/// Varying a picture's options defeats the cache, and a 2048 px PNG costs
+/// tens of milliseconds: renders have a budget, in 512 × 512 PNG units.
+/// What the cache answers costs nothing. (SVGs, asked for all at once:
+/// refusals come before any drawing, and the budget refills while a slow
+/// debug build draws.)
+#[tokio::test]
+async fn picture_renders_spend_a_budget() {
+    let (app, _db) = app_with(|s| s.rate_pictures = 1).await;
+    let svg = |size: u32| format!("/v1/xiangqi/{START}/picture.svg?size={size}");
+    // A burst of four units: of twelve SVGs asked for at once, most are
+    // refused.
+    let paths: Vec<String> = (300..312).map(svg).collect();
+    let answers = futures_util::future::join_all(paths.iter().map(|p| app.get(p))).await;
+    let refused: Vec<_> = answers.iter().filter(|r| r.status == 429).collect();
+    assert!(refused.len() >= 6, "{} refused", refused.len());
+    let first_drawn = paths[answers
+        .iter()
+        .position(|r| r.status == 200)
+        .expect("some drawn")]
+    .clone();
+    limited(refused[0], "pictures");
+    assert_eq!(
+        refused[0].header("ratelimit-policy"),
+        Some("\"pictures\";q=1;w=1")
+    );
+    // A 2048 px PNG is 16 units: more than the burst, never at once.
+    let p = limited(
+        &app.get(&format!("/v1/xiangqi/{START}/picture.png?size=2048"))
+            .await,
+        "pictures",
+    );
+    assert!(p["detail"].as_str().unwrap().contains("16 units"), "{p}");
+    // A picture already drawn comes from the cache.
+    assert_eq!(app.get(&first_drawn).await.status, 200);
+}
+
+/// Each WebSocket `auth` looks a token up in the database: wrong guesses
+/// spend the address's write budget like any other command.
+#[tokio::test]
+async fn websocket_auths_spend_the_write_budget() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let (app, _db) = app_with(|s| s.rate_writes = 2).await;
+    let created = create_from(&app, None).await.json();
+    let id = created["id"].as_str().unwrap();
+    let url = format!(
+        "{}/v1/matches/{id}/ws",
+        app.base.replace("http://", "ws://")
+    );
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("opens");
+    let mut kinds = Vec::new();
+    for _ in 0..6 {
+        ws.send(Message::text(
+            json!({ "type": "auth", "token": "a-wrong-guess" }).to_string(),
+        ))
+        .await
+        .expect("sent");
+        let answer = loop {
+            match ws.next().await.expect("open").expect("reads") {
+                Message::Text(t) => {
+                    let v: Value = serde_json::from_str(&t).unwrap();
+                    if v["type"] == "problem" {
+                        break v;
+                    }
+                }
+                _ => continue,
+            }
+        };
+        kinds.push(answer["problem"]["type"].as_str().unwrap().to_owned());
+    }
+    // A burst of four, then refusals that cost no look-up.
+    assert!(
+        kinds[..4].iter().all(|k| k != "/problems/rate-limited"),
+        "{kinds:?}"
+    );
+    assert_eq!(&kinds[4..], &["/problems/rate-limited"; 2], "{kinds:?}");
+}

@@ -180,10 +180,26 @@ async fn a_declined_invitation_reaches_the_inviter(backend: Backend) {
     assert_eq!(inviter.expect().await.kind, "sync");
 
     let decline = format!("/v1/matches/{id}/invite/decline");
-    let bad = app
-        .post_json(&decline, &json!({ "invite": invite, "reason": "a\nb" }))
-        .await;
-    assert_eq!(bad.problem(400, "invalid-field")["field"], "reason");
+    // A reason follows the rules of names: nothing that hides or turns
+    // text around.
+    for (reason, rule) in [
+        ("a\nb", "control character"),
+        ("\u{202E}kcab", "direction control"),
+        ("ok\u{200F}", "direction control"),
+        ("\u{200B}\u{200B}", "invisible character"),
+        ("\u{3164}", "invisible character"),
+        ("\u{200D}\u{FE0F}", "no visible character"),
+    ] {
+        let bad = app
+            .post_json(&decline, &json!({ "invite": invite, "reason": reason }))
+            .await;
+        let p = bad.problem(400, "invalid-field");
+        assert_eq!(p["field"], "reason");
+        assert!(
+            p["detail"].as_str().is_some_and(|d| d.contains(rule)),
+            "{p}"
+        );
+    }
     let res = app
         .post_json(&decline, &json!({ "invite": invite, "reason": "busy" }))
         .await;

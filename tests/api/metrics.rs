@@ -91,3 +91,27 @@ async fn metrics_can_be_turned_off() {
     let app = spawn_app_with(s).await;
     app.get("/metrics").await.problem(404, "not-found");
 }
+
+/// Any token is a method to HTTP; were each a label, a client could grow
+/// the exposition without bound. Methods the service does not know share
+/// one label, `other`.
+#[tokio::test]
+async fn made_up_methods_share_one_label() {
+    let app = spawn_app().await;
+    let other = r#"qipan_http_requests_total{method="other",route="/v1/games",status="405"}"#;
+    let before = sample(&app, other).await;
+    let client = reqwest::Client::new();
+    for i in 0..60 {
+        let method = format!("MADEUP{i}{}", "X".repeat(200));
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let res = client
+            .request(method, format!("{}/v1/games", app.base))
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(res.status(), 405);
+    }
+    assert!(sample(&app, other).await >= before + 60.0);
+    let text = String::from_utf8(app.get("/metrics").await.body).unwrap();
+    assert!(!text.contains("MADEUP"), "a made-up method became a label");
+}

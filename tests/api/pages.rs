@@ -454,3 +454,62 @@ async fn the_reference_is_served_with_its_renderer() {
     let missing: Value = app.get("/static/nope.js").await.problem(404, "not-found");
     assert!(missing["detail"].as_str().unwrap().contains("nope.js"));
 }
+
+/// The playground and the match pages act with the seat token the browser
+/// keeps: no other site may frame them. Share pages stay embeddable.
+/// Every answer forbids sniffing and sends no referrer; SVG pictures get a
+/// policy that allows no script and no fetch.
+#[tokio::test]
+async fn pages_with_buttons_refuse_to_be_framed() {
+    let app = spawn_app().await;
+    let check = |res: &crate::helpers::TestResponse, framed: bool, path: &str| {
+        assert_eq!(
+            res.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(res.header("referrer-policy"), Some("no-referrer"), "{path}");
+        if framed {
+            assert_eq!(res.header("x-frame-options"), None, "{path}");
+            assert!(
+                !res.header("content-security-policy")
+                    .unwrap_or("")
+                    .contains("frame-ancestors"),
+                "{path}"
+            );
+        } else {
+            assert_eq!(res.header("x-frame-options"), Some("DENY"), "{path}");
+            assert_eq!(
+                res.header("content-security-policy"),
+                Some("frame-ancestors 'none'"),
+                "{path}"
+            );
+        }
+    };
+    for path in [
+        "/".to_owned(),
+        "/play/xiangqi".to_owned(),
+        format!("/play/xiangqi/{START}"),
+        "/play/matches/0b8e5c3e-9c2d-4e8f-a1b2-3c4d5e6f7a8b".to_owned(),
+        "/docs".to_owned(),
+    ] {
+        let res = browse(&app, &path).await;
+        assert_eq!(res.status, 200, "{path}");
+        check(&res, false, &path);
+    }
+    let path = format!("/p/xiangqi/{START}");
+    check(&browse(&app, &path).await, true, &path);
+    let path = format!("/v1/xiangqi/{START}");
+    let res = app.get(&path).await;
+    check(&res, false, &path);
+    let path = format!("/v1/xiangqi/{START}/picture.svg");
+    let res = app.get(&path).await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.header("x-content-type-options"), Some("nosniff"));
+    let policy = res.header("content-security-policy").expect("a policy");
+    assert!(policy.starts_with("default-src 'none'"), "{policy}");
+    assert!(policy.contains("sandbox"), "{policy}");
+    // Problems too.
+    let res = app.get("/v1/xiangqi/not-a-code").await;
+    assert_eq!(res.header("x-content-type-options"), Some("nosniff"));
+}

@@ -405,11 +405,14 @@ pub fn assert_conforms(
     if status == 429 {
         // Documented once, in the description, for the operations that
         // create, write, play or search (analysis and the computer's
-        // move, whose GETs spend the search budget).
+        // move, whose GETs spend the search budget), and pictures.
         let searches = path.ends_with("/analysis") || path.ends_with("/move");
+        let picture = path.ends_with("/picture.svg")
+            || path.ends_with("/picture.png")
+            || path.ends_with("/card.png");
         assert!(
-            lower == "post" || searches,
-            "{what}: only writes and searches are rate limited, got 429: {}",
+            lower == "post" || searches || picture,
+            "{what}: only writes, searches and pictures are rate limited, got 429: {}",
             show(body)
         );
         check_component_response(&what, "RateLimited", status, content_type, body);

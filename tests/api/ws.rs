@@ -347,7 +347,7 @@ async fn malformed_frames_close_the_socket(backend: Backend) {
         (Message::text("not json"), CloseCode::Invalid),
         (Message::text(r#"{"type": "castle"}"#), CloseCode::Invalid),
         (
-            Message::text(r#"{"type": "play", "actions": ["h2e2"]}"#),
+            Message::text(r#"{"type": "play", "version": 2}"#),
             CloseCode::Invalid,
         ),
         (
@@ -473,6 +473,10 @@ on_both_backends!(
     presence_online_and_offline,
     draws_are_offered_and_answered_over_a_socket,
     a_claim_over_a_socket_is_the_claim_over_http,
+    an_oversized_frame_is_refused_at_its_header,
+    a_closed_event_stream_lets_its_seat_go,
+    a_play_without_a_version_is_played,
+    a_dead_instances_seats_go_offline_soon,
 );
 
 async fn draws_are_offered_and_answered_over_a_socket(backend: Backend) {
@@ -642,4 +646,266 @@ async fn a_claim_over_a_socket_is_the_claim_over_http(backend: Backend) {
     let (code, reason) = s.closed().await;
     assert_eq!(code, CloseCode::Invalid);
     assert!(reason.contains("lose"), "{reason}");
+}
+
+/// A WebSocket spoken byte by byte, for frames no client library sends.
+struct RawSocket {
+    read: tokio::net::tcp::OwnedReadHalf,
+    write: Option<tokio::net::tcp::OwnedWriteHalf>,
+    /// Bytes read past the last whole frame.
+    buf: Vec<u8>,
+}
+
+impl RawSocket {
+    async fn open(app: &TestApp, id: &str) -> RawSocket {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let addr = app.base.trim_start_matches("http://");
+        let mut tcp = tokio::net::TcpStream::connect(addr)
+            .await
+            .expect("connects");
+        let head = format!(
+            "GET /v1/matches/{id}/ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\n\
+             Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+             Sec-WebSocket-Version: 13\r\n\r\n"
+        );
+        tcp.write_all(head.as_bytes()).await.expect("sent");
+        let mut buf = Vec::new();
+        let end = loop {
+            let mut chunk = [0; 4096];
+            let n = tcp.read(&mut chunk).await.expect("reads");
+            assert!(n > 0, "closed during the handshake");
+            buf.extend_from_slice(&chunk[..n]);
+            if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                break at + 4;
+            }
+        };
+        assert!(
+            buf.starts_with(b"HTTP/1.1 101"),
+            "{:?}",
+            String::from_utf8_lossy(&buf)
+        );
+        let (read, write) = tcp.into_split();
+        RawSocket {
+            read,
+            write: Some(write),
+            buf: buf.split_off(end),
+        }
+    }
+
+    /// The next frame from the service: opcode and payload; `None` at the
+    /// connection's end.
+    async fn frame(&mut self) -> Option<(u8, Vec<u8>)> {
+        use tokio::io::AsyncReadExt;
+        loop {
+            if self.buf.len() >= 2 {
+                let b = &self.buf;
+                let (len, at) = match b[1] & 0x7f {
+                    126 if b.len() >= 4 => (usize::from(u16::from_be_bytes([b[2], b[3]])), 4),
+                    127 if b.len() >= 10 => {
+                        let eight: [u8; 8] = b[2..10].try_into().expect("eight bytes");
+                        (
+                            usize::try_from(u64::from_be_bytes(eight)).expect("fits"),
+                            10,
+                        )
+                    }
+                    n @ 0..=125 => (usize::from(n), 2),
+                    _ => (0, 0),
+                };
+                if at > 0 && b.len() >= at + len {
+                    let opcode = b[0] & 0x0f;
+                    let payload = b[at..at + len].to_vec();
+                    self.buf.drain(..at + len);
+                    return Some((opcode, payload));
+                }
+            }
+            let mut chunk = [0; 4096];
+            match self.read.read(&mut chunk).await {
+                Ok(0) | Err(_) => return None,
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+            }
+        }
+    }
+
+    /// The close code the service sends, skipping frames before it; `None`
+    /// when the connection ends without one.
+    async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            let (opcode, payload) = self.frame().await?;
+            if opcode == 8 {
+                return Some(u16::from_be_bytes([payload[0], payload[1]]));
+            }
+        }
+    }
+}
+
+/// A masked client frame header.
+fn frame_header(fin: bool, opcode: u8, len: u64) -> Vec<u8> {
+    let mut h = vec![if fin { 0x80 | opcode } else { opcode }];
+    match len {
+        0..=125 => h.push(0x80 | len as u8),
+        126..=65535 => {
+            h.push(0x80 | 126);
+            h.extend_from_slice(&(len as u16).to_be_bytes());
+        }
+        _ => {
+            h.push(0x80 | 127);
+            h.extend_from_slice(&len.to_be_bytes());
+        }
+    }
+    // A zero mask: the payload goes as written.
+    h.extend_from_slice(&[0, 0, 0, 0]);
+    h
+}
+
+/// Frames that declare more than 64 KiB, or fragments that add up to more,
+/// are refused with 1009 as soon as their header arrives: the service
+/// does not wait for (and buffer) the rest. A client that sends the header
+/// of a 64 MiB frame and 4 MiB of it, then waits, sees the close.
+async fn an_oversized_frame_is_refused_at_its_header(backend: Backend) {
+    use tokio::io::AsyncWriteExt;
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, _, _) = duel(&app).await;
+    let mut fragments = frame_header(false, 1, 40_000);
+    fragments.resize(fragments.len() + 40_000, b' ');
+    fragments.extend(frame_header(true, 0, 40_000));
+    for (what, mut bytes) in [
+        ("a 64 MiB text frame", frame_header(true, 1, 64 << 20)),
+        ("a 64 MiB binary frame", frame_header(true, 2, 64 << 20)),
+        ("fragments adding up to 80,000 bytes", fragments),
+    ] {
+        let mut s = RawSocket::open(&app, &id).await;
+        let (opcode, _) = s.frame().await.expect("the sync event");
+        assert_eq!(opcode, 1, "{what}");
+        bytes.resize(bytes.len() + (4 << 20), b' ');
+        // The payload goes on being sent (and never finishes) while the
+        // close is awaited.
+        let mut write = s.write.take().expect("the writing half");
+        let writer = tokio::spawn(async move {
+            let _ = write.write_all(&bytes).await;
+            write
+        });
+        let code = tokio::time::timeout(WAIT, s.close_code())
+            .await
+            .unwrap_or_else(|_| panic!("{what}: no close within 10 s"));
+        assert_eq!(code, Some(1009), "{what}");
+        writer.abort();
+    }
+    // A frame of exactly the limit is still read (and refused as JSON).
+    let mut s = RawSocket::open(&app, &id).await;
+    s.frame().await.expect("the sync event");
+    let mut bytes = frame_header(true, 1, 65_536);
+    bytes.resize(bytes.len() + 65_536, b' ');
+    let mut write = s.write.take().expect("the writing half");
+    write.write_all(&bytes).await.expect("sent");
+    let code = tokio::time::timeout(WAIT, s.close_code())
+        .await
+        .expect("closed");
+    assert_eq!(code, Some(1007));
+}
+
+/// An event stream opened by hand and closed with a FIN (the client's
+/// writing half shut, its reading half left open, as a closed browser tab's
+/// connection looks until the next write): the service notices at once, so
+/// the seat goes offline after the presence grace, not after writes to
+/// the stream begin to fail (which they never do here).
+async fn a_closed_event_stream_lets_its_seat_go(backend: Backend) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, red, _) = duel(&app).await;
+    let addr = app.base.trim_start_matches("http://");
+    let mut tcp = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let head = format!(
+        "GET /v1/matches/{id}/events HTTP/1.1\r\nHost: {addr}\r\n\
+         Authorization: Bearer {red}\r\nAccept: text/event-stream\r\n\r\n"
+    );
+    tcp.write_all(head.as_bytes()).await.expect("sent");
+    let mut seen = Vec::new();
+    while !seen.windows(11).any(|w| w == b"event: sync") {
+        let mut chunk = [0; 4096];
+        let n = tcp.read(&mut chunk).await.expect("reads");
+        assert!(n > 0, "the stream ended");
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    let view = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(online(&view, "red"), json!(true));
+    tcp.shutdown().await.expect("FIN sent");
+    // The grace is 300 ms in tests; keep-alives go every 500 ms.
+    let started = std::time::Instant::now();
+    loop {
+        let view = app.get(&format!("/v1/matches/{id}")).await.json();
+        if online(&view, "red") == json!(false) {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "the seat is still online {:?} after the FIN",
+            started.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // And the service closed its side.
+    let mut rest = Vec::new();
+    let end = tokio::time::timeout(WAIT, tcp.read_to_end(&mut rest)).await;
+    assert!(end.is_ok(), "the connection is closed");
+}
+
+/// `version` is to a socket's `play` what `If-Match` is to `POST /play`:
+/// optional. Without it the actions are played on the match as it stands;
+/// the socket stays open.
+async fn a_play_without_a_version_is_played(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, red, _) = duel(&app).await;
+    let mut s = Socket::open(&app, &id).await;
+    s.event().await;
+    let auth = s.command(json!({ "type": "auth", "token": red })).await;
+    assert_eq!(auth["type"], "ack", "{auth}");
+    let ack = s
+        .checked(json!({ "type": "play", "actions": ["h2e2"] }))
+        .await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    assert_eq!(ack["status"], 200, "{ack}");
+    // Still open: a stale version is a problem, not a close.
+    let stale = s
+        .checked(json!({ "type": "play", "actions": ["h9g7"], "version": 1 }))
+        .await;
+    assert_eq!(stale["type"], "problem", "{stale}");
+}
+
+/// An instance killed outright leaves its presence rows behind. They stop
+/// counting once 15 s old (three missed refreshes), not after a minute.
+async fn a_dead_instances_seats_go_offline_soon(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, _, _) = duel(&app).await;
+    let pool = app.database().expect("a database").pool();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_millis() as i64;
+    // Red held by a dead instance 10 s ago: still within its time.
+    // Black's last refresh was 16 s ago: gone.
+    for (seat, age) in [("red", 10_000), ("black", 16_000)] {
+        sqlx::query(
+            "INSERT INTO seat_presence (match_id, seat, instance, seen_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&id)
+        .bind(seat)
+        .bind("a-dead-instance")
+        .bind(now - age)
+        .execute(pool)
+        .await
+        .expect("inserted");
+    }
+    let view = app.get(&format!("/v1/matches/{id}")).await.json();
+    assert_eq!(online(&view, "red"), json!(true));
+    assert_eq!(online(&view, "black"), json!(false));
 }
