@@ -462,10 +462,7 @@ async fn connections_count_from_accept() {
         }
         let took = first.unwrap_or_else(|| started.elapsed());
         drop(slow);
-        (
-            String::from_utf8_lossy(&answer).into_owned(),
-            started.elapsed(),
-        )
+        (String::from_utf8_lossy(&answer).into_owned(), took)
     })
     .await
     .unwrap();
