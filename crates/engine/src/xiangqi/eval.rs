@@ -246,7 +246,7 @@ fn mobility(b: &Board, side: usize) -> i32 {
 /// before them) are worth as an attack, more so against a palace that has
 /// lost advisors.
 fn pressure(b: &Board, side: usize, missing_advisors: i32) -> i32 {
-    const WEIGHT: [i32; 16] = [0, 0, 0, 0, 0, 20, 20, 24, 24, 16, 16, 12, 12, 12, 12, 12];
+    const WEIGHT: [i32; 16] = [0, 0, 0, 0, 0, 30, 30, 36, 36, 24, 24, 18, 18, 18, 18, 18];
     let mut total = 0;
     let mut pieces = 0;
     for (k, &w) in WEIGHT.iter().enumerate().skip(5) {
@@ -279,7 +279,7 @@ fn king_danger(b: &Board, side: usize, n: &[[i32; 7]; 2], attackers: i32) -> i32
     let mut d = 0;
     let missing_advisors = 2 - n[side][ADVISOR];
     let missing_elephants = 2 - n[side][ELEPHANT];
-    d += missing_advisors * (6 + 8 * attackers);
+    d += missing_advisors * (10 + 12 * attackers);
     d += missing_elephants * (4 + 6 * (n[them][CANNON] + n[them][CHARIOT]));
     // Along the general's file towards the enemy.
     let k = b.general(side);
@@ -292,8 +292,8 @@ fn king_danger(b: &Board, side: usize, n: &[[i32; 7]; 2], attackers: i32) -> i32
         if p != 0 {
             if side_of(p) == them && kind_of(p) == CANNON {
                 d += match screens {
-                    0 => 60,
-                    1 => 18,
+                    0 => 80,
+                    1 => 24,
                     _ => 0,
                 };
             }
