@@ -138,7 +138,7 @@ fn row() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig::with_cases(20))]
 
     #[test]
     fn searches_return_only_legal_placements(

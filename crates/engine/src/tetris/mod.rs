@@ -7,7 +7,11 @@
 //! `hold`. The search judges each root placement one piece deep, then runs
 //! beams of growing width (2, 4, 8, …) through as many pieces as the queue
 //! shows, while the budget lasts: at each step every placement of every
-//! field in the beam is locked and judged, and the best fields go on.
+//! field in the beam is locked and judged, and the best fields go on. Past
+//! the first piece the placements are the cheaper hard drops (each
+//! rotation, shifted as far as it goes either way, with and without hold),
+//! played out by the rules crate; the first piece has the full listing
+//! with its tucks and spins.
 //!
 //! The evaluation (see `eval`) counts holes and the cells over them,
 //! height (much more in the top half and near the top), bumps, row

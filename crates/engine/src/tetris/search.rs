@@ -2,7 +2,7 @@
 //! piece and of the held (or next) piece, one piece after another through
 //! the visible queue, keeping the best few fields at each step.
 
-use qipan_rules::tetris::{Action, Placement, Position};
+use qipan_rules::tetris::{Action, Kind, Placement, Position};
 
 use super::eval::{field_value, lock_reward, Field, Weights};
 use crate::Budget;
@@ -21,10 +21,12 @@ pub(crate) struct Node {
     path: Vec<Placement>,
 }
 
-/// A child not yet played out: its parent, the placement and its value.
+/// A child: its parent, the placement, the position after it and its
+/// value.
 struct Candidate {
     parent: usize,
     placement: Placement,
+    pos: Position,
     field: Field,
     earned: i32,
     b2b: bool,
@@ -48,6 +50,101 @@ pub(crate) fn placements(pos: &Position) -> Vec<Placement> {
         }
     }
     out
+}
+
+/// The placements a search looks at past the first piece: every rotation
+/// (none, `cw`, `ccw`, `cw cw`) followed by shifts one way as far as they
+/// go, then `hard`, from where the piece is, and the same after `hold`
+/// when it brings in another kind. Each comes with the position after it
+/// (those that end the game are left out). Some ten times cheaper than the
+/// rules crate's full listing, which also finds the soft drops, tucks and
+/// spins: the search gives those to the first piece only, where the
+/// field is known, and keeps the cheap list for the pieces that follow.
+pub(crate) fn drops(pos: &Position) -> Vec<(Placement, Position)> {
+    let mut out = Vec::with_capacity(64);
+    drops_of(pos, &[], &mut out);
+    if pos.can_hold() {
+        if let Ok(held) = pos.play(Action::Hold) {
+            if held.piece().map(|p| p.0) != pos.piece().map(|p| p.0) {
+                drops_of(&held, &[Action::Hold], &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn drops_of(pos: &Position, prefix: &[Action], out: &mut Vec<(Placement, Position)>) {
+    let Some((kind, ..)) = pos.piece() else {
+        return;
+    };
+    let first = out.len();
+    let turns: &[&[Action]] = if kind == Kind::O {
+        &[&[]]
+    } else {
+        &[
+            &[],
+            &[Action::Cw],
+            &[Action::Ccw],
+            &[Action::Cw, Action::Cw],
+        ]
+    };
+    for turn in turns {
+        let mut turned = pos.clone();
+        let mut path = prefix.to_vec();
+        let mut fits = true;
+        for &a in *turn {
+            match turned.play(a) {
+                Ok(next) => {
+                    turned = next;
+                    path.push(a);
+                }
+                Err(_) => {
+                    fits = false;
+                    break;
+                }
+            }
+        }
+        if !fits {
+            continue;
+        }
+        drop_here(&turned, &path, first, out);
+        for way in [Action::Left, Action::Right] {
+            let mut at = turned.clone();
+            let mut way_path = path.clone();
+            while let Ok(next) = at.play(way) {
+                at = next;
+                way_path.push(way);
+                drop_here(&at, &way_path, first, out);
+            }
+        }
+    }
+}
+
+/// Hard-drops the piece of `pos` (reached by `path`) and lists the result
+/// unless the game ends or an earlier entry (from `first` on) filled the
+/// same cells.
+fn drop_here(pos: &Position, path: &[Action], first: usize, out: &mut Vec<(Placement, Position)>) {
+    let Some((kind, rotation, _)) = pos.piece() else {
+        return;
+    };
+    let Ok((next, Some(lock))) = pos.play_traced(Action::Hard) else {
+        return;
+    };
+    if !next.status().is_ongoing() || out[first..].iter().any(|(p, _)| p.cells == lock.cells) {
+        return;
+    }
+    let mut actions = path.to_vec();
+    actions.push(Action::Hard);
+    out.push((
+        Placement {
+            kind,
+            rotation,
+            cells: lock.cells,
+            tspin: lock.tspin,
+            actions,
+        },
+        next,
+    ));
 }
 
 /// Plays a placement's path; `None` when any action is refused or the
@@ -138,7 +235,7 @@ impl<'a> Search<'a> {
                 if !self.budget.may_deepen(0) {
                     return false;
                 }
-                for p in placements(&node.pos) {
+                for (p, pos) in drops(&node.pos) {
                     if self.budget.spend() {
                         return false;
                     }
@@ -154,6 +251,7 @@ impl<'a> Search<'a> {
                         parent: i,
                         value: earned + field_value(&after, self.weights),
                         placement: p,
+                        pos,
                         field: after,
                         earned,
                         b2b,
@@ -169,9 +267,7 @@ impl<'a> Search<'a> {
                     break;
                 }
                 let parent = &beam[c.parent];
-                let Some(pos) = play(&parent.pos, &c.placement) else {
-                    continue;
-                };
+                let pos = c.pos;
                 let mut path = parent.path.clone();
                 path.push(c.placement);
                 next.push(Node {

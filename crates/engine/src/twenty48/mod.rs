@@ -55,7 +55,7 @@ impl fmt::Display for Score {
 }
 
 /// The greatest depth searched (moves, the root move included).
-const MAX_DEPTH: u32 = 12;
+const MAX_DEPTH: u32 = 8;
 
 /// How deep a full search goes without a depth limit: one more move per
 /// kind of tile past three, and one more when the board is nearly full,
