@@ -220,6 +220,9 @@ mod tests {
     #[tokio::test]
     async fn a_dropped_request_stops_its_search() {
         let pool = Arc::new(SearchPool::new(1, 0));
+        // With no queue a search is taken only by a thread waiting for one:
+        // give the new thread the time to start waiting.
+        tokio::time::sleep(Duration::from_millis(100)).await;
         let stopped = Arc::new(AtomicBool::new(false));
         let seen = stopped.clone();
         let request = tokio::spawn({

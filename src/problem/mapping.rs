@@ -474,6 +474,39 @@ impl From<IfMatchError> for ApiError {
     }
 }
 
+impl From<AnalysisError> for ApiError {
+    fn from(e: AnalysisError) -> Self {
+        let detail = e.to_string();
+        let problem = match e {
+            AnalysisError::OutOfRange { field: name, .. }
+            | AnalysisError::Missing { field: name, .. } => {
+                Problem::with(ProblemKind::InvalidQuery, detail, field(name))
+            }
+            AnalysisError::Finished { outcome } => Problem::with(
+                ProblemKind::GameOver,
+                detail,
+                Members::GameOver(GameOverMembers {
+                    index: None,
+                    action: None,
+                    outcome,
+                }),
+            ),
+            AnalysisError::Unavailable { game } => Problem::with(
+                ProblemKind::AnalysisUnavailable,
+                detail,
+                Members::Analysis(AnalysisMembers {
+                    game: game.as_str(),
+                    available: AVAILABLE.iter().map(|g| g.as_str()).collect(),
+                }),
+            ),
+            AnalysisError::Busy { .. } | AnalysisError::Closed => {
+                Problem::new(ProblemKind::AnalysisBusy, detail)
+            }
+        };
+        ApiError::Problem(problem)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,38 +580,5 @@ mod tests {
             (b["type"].as_str(), b["field"].as_str()),
             (Some("/problems/invalid-field"), Some("seed"))
         );
-    }
-}
-
-impl From<AnalysisError> for ApiError {
-    fn from(e: AnalysisError) -> Self {
-        let detail = e.to_string();
-        let problem = match e {
-            AnalysisError::OutOfRange { field: name, .. }
-            | AnalysisError::Missing { field: name, .. } => {
-                Problem::with(ProblemKind::InvalidQuery, detail, field(name))
-            }
-            AnalysisError::Finished { outcome } => Problem::with(
-                ProblemKind::GameOver,
-                detail,
-                Members::GameOver(GameOverMembers {
-                    index: None,
-                    action: None,
-                    outcome,
-                }),
-            ),
-            AnalysisError::Unavailable { game } => Problem::with(
-                ProblemKind::AnalysisUnavailable,
-                detail,
-                Members::Analysis(AnalysisMembers {
-                    game: game.as_str(),
-                    available: AVAILABLE.iter().map(|g| g.as_str()).collect(),
-                }),
-            ),
-            AnalysisError::Busy { .. } | AnalysisError::Closed => {
-                Problem::new(ProblemKind::AnalysisBusy, detail)
-            }
-        };
-        ApiError::Problem(problem)
     }
 }
