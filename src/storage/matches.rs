@@ -823,6 +823,9 @@ pub async fn insert_with_moves(
     Ok(())
 }
 
+/// A match, its seats and every move of its record.
+pub type FullRecord = (Match, Vec<SeatSlot>, Vec<KeptMove>);
+
 /// A match, its seats and every move of its record, oldest first, from one
 /// snapshot.
 ///
@@ -834,7 +837,7 @@ pub async fn record(
     conn: &mut AnyConnection,
     backend: Backend,
     id: MatchId,
-) -> Result<Option<(Match, Vec<SeatSlot>, Vec<KeptMove>)>, StorageError> {
+) -> Result<Option<FullRecord>, StorageError> {
     let mut tx = snapshot(conn, backend).await?;
     let Some((m, seats)) = load(&mut tx, id).await? else {
         tx.commit().await?;

@@ -1427,3 +1427,105 @@ on_both_backends!(
     a_parents_move_costs_the_same_with_1000_forks,
     a_forks_record_is_its_parents_prefix_and_its_own_moves,
 );
+
+/// Retention deletes a finished parent read by 5,000 forks without copying
+/// a move, in transactions of at most about `ROWS` rows; the moves go once
+/// the forks have gone too.
+async fn retention_of_a_parent_with_5000_forks_copies_nothing_and_batches(backend: Backend) {
+    use qipan::matches::retention::{Keep, Retention, ROWS};
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (parent, v) = created(&app, json!({ "game": "2048", "seed": 7 })).await;
+    play_2048(&app, &parent, &v["state"], 100).await;
+    let res = fork(&app, &parent.id, Some(&parent.token), 100).await;
+    assert_eq!(res.status, 201);
+    let real = Seat::of(&res);
+    post(&app, &parent.id, "resign", Some(&parent.token), None, None).await;
+    clone_forks(&app, &parent.id, 4999).await;
+    let db = app.database().expect("a database");
+    let day = std::time::Duration::from_secs(86_400);
+    let aged = qipan::matches::Timestamp::now().minus(8 * day).millis();
+    sqlx::query("UPDATE matches SET updated_at = $1 WHERE id = $2")
+        .bind(aged)
+        .bind(&parent.id)
+        .execute(db.pool())
+        .await
+        .expect("aged");
+    let rules = Retention {
+        idle: Keep(None),
+        finished: Keep(Some(7 * day)),
+        every: std::time::Duration::from_secs(60),
+    };
+    let report = rules
+        .sweep_report(db, qipan::matches::Timestamp::now())
+        .await
+        .expect("sweep");
+    assert_eq!(report.deleted, 1);
+    assert_eq!(count_moves(&app).await, 100, "no move copied");
+    assert!(report.transactions >= 5, "{report:?}");
+    assert!(report.most_rows <= ROWS as u64 + 10, "{report:?}");
+    assert_eq!(
+        app.get(&format!("/v1/matches/{}", parent.id)).await.status,
+        404
+    );
+    assert_eq!(record(&app, &real.id).await.moves.len(), 100);
+    assert_eq!(history(&app, &real.id).await.len(), 100);
+    assert_eq!(view(&app, &real.id).await["parent"], Value::Null);
+    // The forks go (the finished ones and the abandoned one): so do the
+    // moves nobody reads any more.
+    sqlx::query("UPDATE matches SET updated_at = $1")
+        .bind(qipan::matches::Timestamp::now().minus(31 * day).millis())
+        .execute(db.pool())
+        .await
+        .expect("aged");
+    let rules = Retention {
+        idle: Keep(Some(30 * day)),
+        ..rules
+    };
+    let report = rules
+        .sweep_report(db, qipan::matches::Timestamp::now())
+        .await
+        .expect("sweep");
+    assert_eq!(report.deleted, 5000);
+    assert!(report.most_rows <= ROWS as u64 + 10, "{report:?}");
+    assert_eq!(count_moves(&app).await, 0);
+}
+
+/// An imported record: a solo match at its end, its record holding every
+/// move, its window the last 100.
+async fn an_imported_record_keeps_every_move(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (seat, v) = created(&app, json!({ "game": "2048", "seed": 7 })).await;
+    play_2048(&app, &seat, &v["state"], 130).await;
+    let original = record(&app, &seat.id).await;
+    let actions: Vec<String> = original.moves.iter().map(|m| m.action.clone()).collect();
+    let start =
+        qipan_rules::AnyPosition::from_code(qipan_rules::GameKind::Twenty48, &original.start_code)
+            .expect("a 2048 code");
+    let db = app.database().expect("a database").clone();
+    let matches = qipan::matches::Matches::new(db, settings("sqlite::memory:").live());
+    let made = matches
+        .import_record(start, None, &actions, &app.base)
+        .await
+        .expect("imported");
+    let id = made.id.to_string();
+    let copy = record(&app, &id).await;
+    assert_eq!(copy.moves.len(), 130);
+    let codes = |r: &Record| {
+        r.moves
+            .iter()
+            .map(|m| m.code_after.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(codes(&copy), codes(&original));
+    assert_eq!(history(&app, &id).await.len(), 100);
+    assert_eq!(view(&app, &id).await["ply"], 130);
+}
+
+on_both_backends!(
+    retention_of_a_parent_with_5000_forks_copies_nothing_and_batches,
+    an_imported_record_keeps_every_move,
+);
