@@ -11,6 +11,8 @@
 //!   ends the matches whose flag fell without anyone asking.
 //! - [`draw`]: draw offers; [`claim`]: claims against a seat that left.
 //! - [`read`]: the match view and its history.
+//! - [`record`]: a match as a game record (its kept moves and where they
+//!   start), and a solo match made from one.
 //! - [`error`]: [`MatchError`], turned into problems at the edge.
 //!
 //! Each operation reads the match, decides with the rules (through
@@ -34,6 +36,7 @@ mod moves;
 mod offload;
 pub mod presence;
 mod read;
+mod record;
 pub mod retention;
 mod sweeper;
 
@@ -48,6 +51,7 @@ pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
 pub use live::{Feed, Frame, Item, Live};
 pub use offload::Runner;
 pub use read::{match_page_url, move_names, Snapshot};
+pub use record::MatchRecord;
 
 use sqlx::AnyConnection;
 

@@ -116,11 +116,14 @@ pub enum ProblemKind {
     TooManyConnections,
     /// The `history` sent with a xiangqi play does not lead to its code.
     HistoryMismatch,
+    /// A game record (PGN, XQF, DhtmlXQ, psq, a move list, a fumen) cannot
+    /// be read: which move or byte, and why.
+    InvalidRecord,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 46] = [
+    pub const ALL: [ProblemKind; 47] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -167,6 +170,7 @@ impl ProblemKind {
         ProblemKind::RateLimited,
         ProblemKind::TooManyConnections,
         ProblemKind::HistoryMismatch,
+        ProblemKind::InvalidRecord,
     ];
 
     /// The slug that ends the `type` URI.
@@ -218,6 +222,7 @@ impl ProblemKind {
             ProblemKind::RateLimited => "rate-limited",
             ProblemKind::TooManyConnections => "too-many-connections",
             ProblemKind::HistoryMismatch => "history-mismatch",
+            ProblemKind::InvalidRecord => "invalid-record",
         }
     }
 
@@ -275,6 +280,7 @@ impl ProblemKind {
             ProblemKind::RateLimited => "Rate limited",
             ProblemKind::TooManyConnections => "Too many connections",
             ProblemKind::HistoryMismatch => "History does not lead to the code",
+            ProblemKind::InvalidRecord => "Invalid game record",
         }
     }
 
@@ -321,7 +327,8 @@ impl ProblemKind {
             }
             ProblemKind::MalformedAction
             | ProblemKind::IllegalAction
-            | ProblemKind::HistoryMismatch => StatusCode::UNPROCESSABLE_ENTITY,
+            | ProblemKind::HistoryMismatch
+            | ProblemKind::InvalidRecord => StatusCode::UNPROCESSABLE_ENTITY,
             ProblemKind::GameOver => StatusCode::CONFLICT,
             ProblemKind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ProblemKind::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -378,6 +385,7 @@ impl ProblemKind {
             ProblemKind::UnknownHost => "The request's Host is not one of the hosts this service answers for (`--allowed-hosts`, localhost by default, when no `--public-url` is set), so no share URL is built from it. Use the service's own address.",
             ProblemKind::RateLimited => "This client address has spent its budget for this kind of request (`creates` per minute, `writes` or play `actions` per second; see the service's `--rate-*` settings). Wait `Retry-After` seconds; `RateLimit-Policy` and `RateLimit` say which limit and how long.",
             ProblemKind::HistoryMismatch => "The `history` sent with POST /v1/xiangqi/{code}/play (the FEN before the last capture, with its halfmove clock and fullmove number, and the ICCS moves from there) must replay and end at the position of `code`. `field` names the member at fault (`history.fen`, `history.moves`), `reason` why: invalid-fen, not-iccs, illegal-move (`index` is the move's place in `history.moves`) or other-position (the line ends elsewhere; `detail` gives both FENs). Send the `history` of the previous answer, or a line from the game's start.",
+            ProblemKind::InvalidRecord => "The game record sent to POST /v1/{game}/records (or the fumen sent to POST /v1/tetris/import) cannot be read. `format` names the format read, `reason` why (unreadable-move, illegal-move, truncated, bad-encoding, not-xqf, too-long, …). A move that cannot be read or played is named by `move_number`, `side`, `text`, and `legal_moves` lists what could be played there, in the notation the file is written in; a binary file's fault by its byte `offset`; a text's by `line` and `column` (and `offset` in characters).",
             ProblemKind::TooManyConnections => "This client address holds as many open connections as one client may (`--max-connections-per-client`); this connection is answered and closed. Reuse the open ones.",
         }
     }
