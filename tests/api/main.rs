@@ -21,6 +21,7 @@ mod pages;
 mod picture;
 mod quoridor;
 mod reads;
+mod records;
 mod repetition;
 mod retention;
 mod schema;
