@@ -273,9 +273,9 @@ pub fn check_media(game: GameKind, media_type: Option<&str>) -> Result<&str, Rec
         supported,
     };
     let media_type = media_type.ok_or_else(refused)?;
-    if !supported.contains(&essence(media_type).as_str())
-        && !(game == GameKind::Xiangqi && Format::from_media_type(media_type).is_some())
-    {
+    let read = supported.contains(&essence(media_type).as_str())
+        || (game == GameKind::Xiangqi && Format::from_media_type(media_type).is_some());
+    if !read {
         return Err(refused());
     }
     charset_of(media_type)?;

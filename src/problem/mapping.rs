@@ -640,7 +640,12 @@ mod records {
     }
 
     fn invalid(detail: String, m: RecordMembers) -> ApiError {
-        Problem::with(ProblemKind::InvalidRecord, detail, Members::Record(m)).into()
+        Problem::with(
+            ProblemKind::InvalidRecord,
+            detail,
+            Members::Record(Box::new(m)),
+        )
+        .into()
     }
 
     impl From<RecordError> for ApiError {

@@ -103,7 +103,7 @@ pub enum Members {
     /// Why a claim is refused.
     Claim(ClaimMembers),
     /// Where a game record stops being readable.
-    Record(RecordMembers),
+    Record(Box<RecordMembers>),
 }
 
 /// `invalid-record`: the format, the rule broken, and where: a move (its
