@@ -21,6 +21,7 @@ pub mod matches;
 pub mod metrics;
 pub mod pages;
 pub mod problem;
+pub mod records;
 pub mod routes;
 pub mod startup;
 pub mod storage;

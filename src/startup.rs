@@ -25,7 +25,8 @@ use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
 use crate::routes::reads::Reads;
 use crate::routes::{
-    analysis, assets, docs, games, health, lobby, observe, pages, picture, reads, socket, state,
+    analysis, assets, docs, games, health, lobby, observe, pages, picture, reads, records, socket,
+    state,
 };
 use crate::storage::{Database, Encryption};
 
@@ -409,6 +410,31 @@ fn match_routes() -> actix_web::Scope {
             get().to(picture::match_card),
         ))
         .service(resource(
+            "/{id}/replay.gif",
+            GET,
+            get().to(records::replay_gif),
+        ))
+        .service(resource(
+            "/{id}/record.pgn",
+            GET,
+            get().to(records::record_pgn),
+        ))
+        .service(resource(
+            "/{id}/record.xqf",
+            GET,
+            get().to(records::record_xqf),
+        ))
+        .service(resource(
+            "/{id}/record.psq",
+            GET,
+            get().to(records::record_psq),
+        ))
+        .service(resource(
+            "/{id}/record.txt",
+            GET,
+            get().to(records::record_txt),
+        ))
+        .service(resource(
             "/{id}/ws",
             GET_ONLY,
             web::get().to(socket::socket),
@@ -494,6 +520,7 @@ fn game_routes(scope: actix_web::Scope) -> actix_web::Scope {
     scope
         .service(resource("/start", GET, get().to(state::start)))
         .service(resource("/import", POST, web::post().to(state::import)))
+        .service(resource("/records", POST, web::post().to(records::import)))
         .service(resource("/{code}", GET, get().to(state::read)))
         .service(resource("/{code}/play", POST, web::post().to(state::play)))
         .service(resource("/{code}/export", GET, get().to(state::export)))
@@ -524,6 +551,7 @@ fn game_routes(scope: actix_web::Scope) -> actix_web::Scope {
             GET,
             get().to(picture::state_card),
         ))
+        .service(resource("/{code}/fumen", GET, get().to(records::fumen)))
 }
 
 #[cfg(test)]

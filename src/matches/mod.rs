@@ -11,6 +11,8 @@
 //!   ends the matches whose flag fell without anyone asking.
 //! - [`draw`]: draw offers; [`claim`]: claims against a seat that left.
 //! - [`read`]: the match view and its history.
+//! - [`record`]: a match as a game record (its kept moves and where they
+//!   start), and a solo match made from one.
 //! - [`error`]: [`MatchError`], turned into problems at the edge.
 //!
 //! Each operation reads the match, decides with the rules (through
@@ -35,6 +37,7 @@ mod offload;
 pub mod presence;
 mod read;
 pub mod record;
+mod record_io;
 pub mod retention;
 mod sweeper;
 
@@ -49,6 +52,8 @@ pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
 pub use live::{Feed, Frame, Item, Live};
 pub use offload::Runner;
 pub use read::{match_page_url, move_names, Snapshot};
+pub use record::MatchRecord;
+pub use record_io::KeptRecord;
 
 use sqlx::AnyConnection;
 

@@ -1,14 +1,15 @@
 //! Reading a match: its view and its kept history.
 
+use qipan_records::xiangqi::ecco::{self, Opening};
 use qipan_rules::xiangqi as xq;
-use qipan_rules::GameKind;
+use qipan_rules::{AnyPosition, GameKind};
 use serde_json::value::RawValue;
 
 use super::{KeptMove, Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
 use crate::games;
 use crate::wire::matches::{
     ClockView, DrawOfferView, HistoryView, InviteView, MatchClockView, MatchView, MoveView,
-    ParentView, SeatView,
+    OpeningView, ParentView, SeatView,
 };
 
 /// The URL of a match.
@@ -57,6 +58,42 @@ pub(super) fn render(
     state: Option<&RawValue>,
     base: &str,
     shown: Option<Shown<'_>>,
+) -> Result<Vec<u8>, MatchError> {
+    render_with(m, seats, state, base, shown, opening_of_line(m))
+}
+
+/// The ECCO opening of a xiangqi match whose line (since the last
+/// capture) still reaches back to the standard start: the whole game is in
+/// it. `None` otherwise, and before the first move.
+fn opening_of_line(m: &Match) -> Option<Opening> {
+    let line = m.window.as_ref()?;
+    (m.ply > 0
+        && line.start.counters.fullmove_number == 1
+        && line.start.position == xq::Position::start())
+    .then(|| ecco::classify(&line.start.position, &line.moves))
+    .flatten()
+}
+
+/// The ECCO opening of a xiangqi record that starts at the match's start.
+pub(super) fn opening_of_record(record: &super::KeptRecord) -> Option<Opening> {
+    let AnyPosition::Xiangqi(start) = &record.start else {
+        return None;
+    };
+    if record.start_ply != 0 || record.moves.is_empty() {
+        return None;
+    }
+    let moves: Vec<xq::Move> = record.moves.iter().filter_map(|m| m.parse().ok()).collect();
+    ecco::classify(start, &moves)
+}
+
+/// [`render`] with the opening given.
+pub(super) fn render_with(
+    m: &Match,
+    seats: &[SeatSlot],
+    state: Option<&RawValue>,
+    base: &str,
+    shown: Option<Shown<'_>>,
+    opening: Option<Opening>,
 ) -> Result<Vec<u8>, MatchError> {
     let rendered;
     let state = match (&m.window, state) {
@@ -118,6 +155,11 @@ pub(super) fn render(
             ply: p.ply,
             url: match_url(base, p.id),
         }),
+        opening: opening.map(|o| OpeningView {
+            ecco: o.code,
+            name: o.name,
+            variation: (!o.variation.is_empty()).then_some(o.variation),
+        }),
         created_at: m.created_at.rfc3339(),
         updated_at: m.updated_at.rfc3339(),
         token,
@@ -158,6 +200,17 @@ impl Matches {
         Ok(Snapshot { game, seats, last })
     }
 
+    /// The ECCO opening of a xiangqi match, from its line or its kept
+    /// moves when either reaches back to its start.
+    ///
+    /// # Errors
+    ///
+    /// `unknown-match`; storage errors.
+    pub async fn opening(&self, id: MatchId) -> Result<Option<Opening>, MatchError> {
+        let record = self.kept_record(id).await?;
+        Ok(opening_of_line(&record.game).or_else(|| opening_of_record(&record)))
+    }
+
     /// The answer of a write: the match's view, without secrets.
     pub(super) fn outcome(
         m: &Match,
@@ -179,6 +232,17 @@ impl Matches {
     #[tracing::instrument(skip(self, base))]
     pub async fn get(&self, id: MatchId, base: &str) -> Result<Outcome, MatchError> {
         let (m, seats) = Self::load(&mut *self.db.acquire().await?, id).await?;
+        // A xiangqi game's opening: from its line while that reaches back to
+        // the start, else from its kept moves.
+        if m.game == GameKind::Xiangqi && m.ply > 0 && opening_of_line(&m).is_none() {
+            let record = self.kept_record(id).await?;
+            let opening = opening_of_record(&record);
+            return Ok(Outcome {
+                view: render_with(&record.game, &record.seats, None, base, None, opening)?,
+                id,
+                version: record.game.version,
+            });
+        }
         Self::outcome(&m, &seats, base)
     }
 

@@ -120,11 +120,14 @@ pub enum ProblemKind {
     AnalysisUnavailable,
     /// Every search thread is busy and the search queue is full.
     AnalysisBusy,
+    /// A game record (PGN, XQF, DhtmlXQ, psq, a move list, a fumen) cannot
+    /// be read: which move or byte, and why.
+    InvalidRecord,
 }
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 48] = [
+    pub const ALL: [ProblemKind; 49] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -173,6 +176,7 @@ impl ProblemKind {
         ProblemKind::HistoryMismatch,
         ProblemKind::AnalysisUnavailable,
         ProblemKind::AnalysisBusy,
+        ProblemKind::InvalidRecord,
     ];
 
     /// The slug that ends the `type` URI.
@@ -226,6 +230,7 @@ impl ProblemKind {
             ProblemKind::HistoryMismatch => "history-mismatch",
             ProblemKind::AnalysisUnavailable => "analysis-unavailable",
             ProblemKind::AnalysisBusy => "analysis-busy",
+            ProblemKind::InvalidRecord => "invalid-record",
         }
     }
 
@@ -285,6 +290,7 @@ impl ProblemKind {
             ProblemKind::HistoryMismatch => "History does not lead to the code",
             ProblemKind::AnalysisUnavailable => "Analysis unavailable",
             ProblemKind::AnalysisBusy => "Analysis busy",
+            ProblemKind::InvalidRecord => "Invalid game record",
         }
     }
 
@@ -331,7 +337,8 @@ impl ProblemKind {
             }
             ProblemKind::MalformedAction
             | ProblemKind::IllegalAction
-            | ProblemKind::HistoryMismatch => StatusCode::UNPROCESSABLE_ENTITY,
+            | ProblemKind::HistoryMismatch
+            | ProblemKind::InvalidRecord => StatusCode::UNPROCESSABLE_ENTITY,
             ProblemKind::GameOver => StatusCode::CONFLICT,
             ProblemKind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ProblemKind::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -392,6 +399,7 @@ impl ProblemKind {
             ProblemKind::HistoryMismatch => "The `history` sent with POST /v1/xiangqi/{code}/play (the FEN before the last capture, with its halfmove clock and fullmove number, and the ICCS moves from there) must replay and end at the position of `code`. `field` names the member at fault (`history.fen`, `history.moves`), `reason` why: invalid-fen, not-iccs, illegal-move (`index` is the move's place in `history.moves`) or other-position (the line ends elsewhere; `detail` gives both FENs). Send the `history` of the previous answer, or a line from the game's start.",
             ProblemKind::AnalysisUnavailable => "GET or POST /v1/{game}/{code}/analysis and /move search the position; this game has no search in the service yet. `game` names it. Analysis is answered for gomoku and quoridor.",
             ProblemKind::AnalysisBusy => "Every search thread is busy and the queue of waiting searches is full (`--analysis-threads`, `--analysis-queue`), or the service is shutting down. Retry after the seconds in Retry-After; the rest of the API is unaffected.",
+            ProblemKind::InvalidRecord => "The game record sent to POST /v1/{game}/records (or the fumen sent to POST /v1/tetris/import) cannot be read. `format` names the format read, `reason` why (unreadable-move, illegal-move, truncated, bad-encoding, not-xqf, too-long, …). A move that cannot be read or played is named by `move_number`, `side`, `text`, and `legal_moves` lists what could be played there, in the notation the file is written in; a binary file's fault by its byte `offset`; a text's by `line` and `column` (and `offset` in characters).",
             ProblemKind::TooManyConnections => "This client address holds as many open connections as one client may (`--max-connections-per-client`); this connection is answered and closed. Reuse the open ones.",
         }
     }

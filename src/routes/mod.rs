@@ -24,6 +24,7 @@ pub mod observe;
 pub mod pages;
 pub mod picture;
 pub mod reads;
+pub mod records;
 pub mod socket;
 pub mod state;
 
@@ -105,6 +106,11 @@ impl Rendered {
             effort: Effort::Once,
             ..self
         }
+    }
+
+    /// The body, uncompressed.
+    pub fn body(&self) -> Bytes {
+        self.body.clone()
     }
 
     /// Size in bytes, for the cache's budget: the body and room for its

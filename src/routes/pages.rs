@@ -139,6 +139,11 @@ pub async fn state_page(
                 label: "page.fact.variant",
                 value: words.text(&format!("variant.{variant}")).to_owned(),
             });
+            if let AnyPosition::Xiangqi(p) = &pos {
+                if let Some(o) = qipan_records::xiangqi::ecco::of_position(p) {
+                    facts.push(opening_fact(&o));
+                }
+            }
             let headline = headline_in(
                 lang,
                 &status,
@@ -201,7 +206,17 @@ pub async fn match_page(
     Base(base): Base,
     query: web::Query<MatchPageQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let snapshot = s.runner().run(async move { s.snapshot(id).await }).await?;
+    let (snapshot, opening) = s
+        .runner()
+        .run(async move {
+            let snapshot = s.snapshot(id).await?;
+            let opening = match snapshot.game.game {
+                GameKind::Xiangqi if snapshot.game.ply > 0 => s.opening(id).await?,
+                _ => None,
+            };
+            Ok::<_, crate::matches::MatchError>((snapshot, opening))
+        })
+        .await?;
     let invite = query.invite.as_deref().filter(|i| !i.is_empty());
     let lang = Lang::of(&req);
     let page_url = crate::matches::match_page_url(&base, id);
@@ -222,7 +237,7 @@ pub async fn match_page(
                 .finish(),
         ));
     }
-    let html = render_match(&snapshot, id, &base, &page_url, invite, lang)?;
+    let html = render_match(&snapshot, opening, id, &base, &page_url, invite, lang)?;
     Ok(vary_by_language(
         HttpResponse::Ok()
             .insert_header((header::CONTENT_TYPE, HTML))
@@ -264,6 +279,7 @@ fn invite_of(snapshot: &Snapshot, id: MatchId, invite: &str, lang: Lang) -> Invi
 
 fn render_match(
     snapshot: &Snapshot,
+    opening: Option<qipan_records::xiangqi::ecco::Opening>,
     id: MatchId,
     base: &str,
     page_url: &str,
@@ -297,6 +313,9 @@ fn render_match(
             &[("mode", mode), ("variant", variant_name), ("ply", &ply)],
         ),
     }];
+    if let Some(o) = &opening {
+        facts.push(opening_fact(o));
+    }
     if let Some(clock) = &m.clock {
         facts.push(Fact {
             label: "page.fact.clock",
@@ -348,7 +367,7 @@ fn render_match(
         description.push(words.format("page.last", &[("move", text)]));
     }
     let invite = invite.map(|i| invite_of(snapshot, id, i, lang));
-    let links = vec![
+    let mut links = vec![
         Link {
             text: "page.link.open",
             href: format!("/play/matches/{id}"),
@@ -362,6 +381,24 @@ fn render_match(
             href: format!("{json}/picture.png"),
         },
     ];
+    // A finished game replays; a game with a record format downloads.
+    if !m.status.is_ongoing() && m.ply > 0 {
+        links.push(Link {
+            text: "page.link.replay",
+            href: format!("{json}/replay.gif?lang={}", lang.tag()),
+        });
+    }
+    for (ext, _) in crate::records::export_formats(kind) {
+        links.push(Link {
+            text: match *ext {
+                "pgn" => "page.link.pgn",
+                "xqf" => "page.link.xqf",
+                "psq" => "page.link.psq",
+                _ => "page.link.txt",
+            },
+            href: format!("{json}/record.{ext}"),
+        });
+    }
     let game = game_name(kind, variant, lang);
     let here = match &invite {
         Some(Invite::Open { invite, .. }) => format!("/m/{id}?invite={}", urlencode(invite)),
@@ -442,4 +479,16 @@ pub async fn choose_language(
         ));
     }
     Ok(res.finish())
+}
+
+/// The fact naming a xiangqi opening: `C20 中炮过河车七路马对屏风马两头蛇`.
+fn opening_fact(o: &qipan_records::xiangqi::ecco::Opening) -> Fact {
+    let mut value = format!("{} {}", o.code, o.name);
+    if !o.variation.is_empty() {
+        value.push_str(&format!(" · {}", o.variation));
+    }
+    Fact {
+        label: "page.fact.opening",
+        value: value.trim_end().to_owned(),
+    }
 }

@@ -225,6 +225,10 @@ pub async fn import(
     base: Base,
     body: Json<Box<RawValue>>,
 ) -> Result<HttpResponse, ApiError> {
+    if kind == GameKind::Tetris && super::records::is_fumen(body.get()) {
+        let view = super::records::fumen_import(body.get(), &base.0)?;
+        return Ok(immutable_json(&req, view));
+    }
     let view = games::import(kind, &body)?.view(&base.0)?;
     Ok(immutable_json(&req, view))
 }

@@ -225,6 +225,18 @@ pub struct ParentView {
     pub url: String,
 }
 
+/// A xiangqi opening by the ECCO classification.
+#[derive(Debug, Serialize)]
+pub struct OpeningView {
+    /// The code, `A00`–`E99`.
+    pub ecco: &'static str,
+    /// The opening's name (`中炮对屏风马`).
+    pub name: &'static str,
+    /// The variation's name, when the code has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variation: Option<&'static str>,
+}
+
 /// The view of a match.
 #[derive(Debug, Serialize)]
 pub struct MatchView<'a> {
@@ -265,6 +277,10 @@ pub struct MatchView<'a> {
     pub events_url: String,
     /// Its WebSocket (`ws:` or `wss:`, as the base's scheme).
     pub ws_url: String,
+    /// Xiangqi: the ECCO opening of the game, when its moves from the
+    /// standard start are known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening: Option<OpeningView>,
     /// When it was created (RFC 3339).
     pub created_at: String,
     /// When it last changed (RFC 3339).

@@ -104,6 +104,8 @@ pub enum Members {
     Claim(ClaimMembers),
     /// A game without a search, and the games with one.
     Analysis(AnalysisMembers),
+    /// Where a game record stops being readable.
+    Record(Box<RecordMembers>),
 }
 
 /// `analysis-unavailable`: the game asked for, and the games searched.
@@ -113,6 +115,47 @@ pub struct AnalysisMembers {
     pub game: &'static str,
     /// The games whose positions are searched.
     pub available: Vec<&'static str>,
+}
+
+/// `invalid-record`: the format, the rule broken, and where: a move (its
+/// number, side, text and the legal moves), a byte, or a line and column.
+#[derive(Debug, Serialize, Default)]
+pub struct RecordMembers {
+    /// The format read: `pgn`, `xqf`, `dhtmlxq`, `psq`, `moves`, `fumen`.
+    pub format: &'static str,
+    /// The rule broken, in kebab case.
+    pub reason: &'static str,
+    /// The game of a file of several, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<usize>,
+    /// The move number (a xiangqi move and its reply share one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<u64>,
+    /// The side to move there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<&'static str>,
+    /// The ply, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<usize>,
+    /// The move as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The moves legal there, in the file's notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_moves: Option<Vec<String>>,
+    /// A byte offset (binary files, undecodable bytes) or a character
+    /// offset (text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<usize>,
+    /// The line, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The column in characters, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The fumen page, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<usize>,
 }
 
 /// `claim-refused`: the condition that does not hold, the seat to move,

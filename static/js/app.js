@@ -465,6 +465,90 @@ async function importPosition() {
   say(t('import.done'));
 }
 
+// ---- game records ---------------------------------------------------------
+
+// The file a player picked or dropped on the record box, kept until Import.
+let recordFile = null;
+
+// The media type a record is sent as: by its file's name, or by what the
+// pasted text looks like.
+function recordType(game, name, text) {
+  const ext = (name || '').toLowerCase().split('.').pop();
+  if (game !== 'xiangqi') return 'text/plain';
+  if (ext === 'xqf') return 'application/x-xqf';
+  if (ext === 'pgn') return 'application/x-chess-pgn';
+  if (text !== null && text.includes('[DhtmlXQ')) return 'text/plain';
+  return ext === 'txt' ? 'text/plain' : 'application/x-chess-pgn';
+}
+
+// Sends a record file (or the pasted text) to POST /v1/{game}/records and
+// opens the match it makes.
+async function importRecord() {
+  const game = state.view ? state.view.game : 'xiangqi';
+  const text = $('record-text').value;
+  let body;
+  let type;
+  if (recordFile) {
+    body = await recordFile.arrayBuffer();
+    type = recordType(game, recordFile.name, null);
+  } else if (text.trim()) {
+    body = text;
+    type = `${recordType(game, '', text)}; charset=utf-8`;
+  } else return say(t('record.empty'), 'error');
+  const res = await fetch(`/v1/${game}/records`, {
+    method: 'POST',
+    headers: { 'content-type': type, accept: 'application/json, application/problem+json' },
+    body,
+  }).catch(() => { throw new ApiError(0, null); });
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, json);
+  try {
+    localStorage.setItem(`qipan.seat.${json.id}`, JSON.stringify({ token: json.token, seat: json.seat }));
+  } catch { /* storage off: the match opens without its seat */ }
+  location.assign(`/play/matches/${json.id}`);
+}
+
+// The export links of the match on screen: its record formats and, once
+// it is over, its animated replay.
+function renderRecordLinks() {
+  const out = $('record-export');
+  const m = /^\/play\/matches\/([0-9a-f-]{36})/.exec(location.pathname);
+  const game = state.view ? state.view.game : null;
+  const formats = { xiangqi: ['pgn', 'xqf'], gomoku: ['psq', 'txt'], quoridor: ['txt'] }[game] || [];
+  if (!m) {
+    out.replaceChildren(t('record.export_none'));
+    return;
+  }
+  const base = `/v1/matches/${m[1]}`;
+  const links = formats.map((ext) => h('a', { href: `${base}/record.${ext}`, download: '' }, ext.toUpperCase()));
+  if (game === 'xiangqi') links.push(h('a', { href: `${base}/record.pgn?charset=gbk`, download: '' }, 'PGN (GBK)'));
+  links.push(h('a', { href: `${base}/replay.gif`, target: '_blank', rel: 'noopener' }, t('record.replay')));
+  if (game === 'tetris' && state.view) links.push(h('a', { href: `/v1/tetris/${state.view.code}/fumen`, target: '_blank', rel: 'noopener' }, 'fumen'));
+  const parts = [t('record.export'), ' '];
+  links.forEach((a, i) => parts.push(...(i ? [' · ', a] : [a])));
+  out.replaceChildren(...parts);
+}
+
+function wireRecordBox() {
+  const box = $('record-box');
+  const area = $('record-text');
+  $('record-file').addEventListener('change', (e) => { recordFile = e.target.files[0] || null; });
+  area.addEventListener('input', () => { recordFile = null; $('record-file').value = ''; });
+  for (const target of [box, area]) {
+    target.addEventListener('dragover', (e) => { e.preventDefault(); });
+    target.addEventListener('drop', (e) => {
+      e.preventDefault();
+      const file = e.dataTransfer && e.dataTransfer.files[0];
+      if (!file) return;
+      recordFile = file;
+      area.value = '';
+      say(t('record.dropped', { name: file.name }));
+    });
+  }
+  box.addEventListener('toggle', () => { if (box.open) renderRecordLinks(); });
+  $('record-btn').addEventListener('click', () => importRecord().catch(fail));
+}
+
 // Shares a link the way the phone does (the system's share sheet), or
 // copies it.
 async function shareLink(url, title) {
@@ -571,6 +655,7 @@ function wire() {
   $('copy-btn').addEventListener('click', () => (state.mode === 'match' ? live.share() : shareLink(positionLink(), document.title)).catch(fail));
   $('export-btn').addEventListener('click', () => exportPosition().catch(fail));
   $('import-btn').addEventListener('click', () => importPosition().catch(fail));
+  wireRecordBox();
   $('action-form').addEventListener('submit', playTyped);
   $('solo-btn').addEventListener('click', () => live.create('solo').catch(fail));
   $('duel-btn').addEventListener('click', () => live.create('duel', $('duel-side').value).catch(fail));

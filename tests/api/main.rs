@@ -22,6 +22,7 @@ mod pages;
 mod picture;
 mod quoridor;
 mod reads;
+mod records;
 mod repetition;
 mod retention;
 mod schema;

@@ -104,6 +104,12 @@ pub fn write_moves(moves: &[Action]) -> String {
     crate::gomoku::write_moves(moves)
 }
 
+/// [`write_moves`] of moves already written in the notation.
+pub fn write_texts<T: AsRef<str>>(moves: &[T]) -> String {
+    let texts: Vec<&str> = moves.iter().map(AsRef::as_ref).collect();
+    crate::gomoku::write_moves(&texts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

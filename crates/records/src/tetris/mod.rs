@@ -901,14 +901,12 @@ fn unescape(text: &str) -> String {
     String::from_utf16_lossy(&units)
 }
 
-/// The qipan position of each page (see the module documentation).
-///
-/// # Errors
-///
-/// [`FumenError::NoPiece`] for a page with no piece to play,
+/// The qipan position of each page (see the module documentation), or why
+/// the page makes none: [`FumenError::NoPiece`] for a page with no piece
+/// to play (a last page showing the finished field, say),
 /// [`FumenError::Position`] for one the rules refuse (a full row, a piece
 /// with no room to appear).
-pub fn positions(pages: &[Page]) -> Result<Vec<Position>, FumenError> {
+pub fn positions(pages: &[Page]) -> Vec<Result<Position, FumenError>> {
     pages
         .iter()
         .enumerate()
@@ -1079,13 +1077,13 @@ pub fn from_position(pos: &Position) -> Result<String, FumenError> {
     Ok(encode(&[page_of(pos)?]))
 }
 
-/// The positions of every page of a fumen.
+/// The position of every page of a fumen, or why the page makes none.
 ///
 /// # Errors
 ///
-/// As [`decode`] and [`positions`].
-pub fn read(text: &str) -> Result<Vec<Position>, FumenError> {
-    positions(&decode(text)?)
+/// As [`decode`].
+pub fn read(text: &str) -> Result<Vec<Result<Position, FumenError>>, FumenError> {
+    Ok(positions(&decode(text)?))
 }
 
 #[cfg(test)]
@@ -1106,7 +1104,7 @@ mod tests {
         assert!(text.starts_with("v115@"));
         let back = read(&text).unwrap();
         assert_eq!(back.len(), 1);
-        let b = &back[0];
+        let b = back[0].as_ref().unwrap();
         assert_eq!(b.piece(), pos.piece());
         assert_eq!(b.queue(), pos.queue());
         assert_eq!(b.hold(), pos.hold());

@@ -102,6 +102,20 @@ pub fn opening(code: &str) -> Option<Opening> {
     })
 }
 
+/// The ECCO opening of a position reached by an opening line (a share
+/// page's position, which carries no moves): the code of a line of the
+/// classification that ends on it, the lowest when several do (lines that
+/// transpose), or `None` when none does.
+pub fn of_position(pos: &Position) -> Option<Opening> {
+    let code = table()
+        .positions
+        .iter()
+        .filter(|((_, p), _)| p == pos)
+        .map(|(_, &code)| code)
+        .min()?;
+    opening(code)
+}
+
 /// The ECCO opening of a game from `start` with these moves (only the
 /// first [`PLIES`] count), or `None` when the game does not start from the
 /// standard position.

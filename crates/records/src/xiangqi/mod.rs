@@ -29,3 +29,9 @@ pub mod xqf;
 pub use charset::{Charset, EncodingError};
 pub use format::{read, Format, ReadError};
 pub use record::{Headers, Outcome, Record, RecordError, Step};
+
+/// The charset a text record's bytes read as when none is named (see
+/// [`Charset`]); `None` when they are none of the three.
+pub fn detect_charset(bytes: &[u8]) -> Option<Charset> {
+    charset::decode(bytes, None).ok().map(|(_, c)| c)
+}

@@ -1,0 +1,221 @@
+//! A match as a game record: the moves storage keeps of it and the position
+//! they start from, read for an export; and a solo match made from a
+//! record, for an import.
+//!
+//! These two functions are the only way the record endpoints reach the
+//! stored moves, so that what a record holds follows what storage keeps.
+
+use qipan_rules::xiangqi::Counters;
+use qipan_rules::AnyPosition;
+
+use super::create::new_match;
+use super::events::{Change, EventKind, EventMove};
+use super::line;
+use super::read::{render_with, Shown};
+use super::{
+    KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Seat, SeatSlot,
+    Secret, Timestamp, HISTORY_CAP,
+};
+use crate::games::window::Window;
+use crate::games::{self, Batch};
+use crate::storage::matches as store;
+use crate::storage::StorageError;
+
+/// A match's record as storage keeps it.
+#[derive(Debug)]
+pub struct KeptRecord {
+    /// The match.
+    pub game: Match,
+    /// Its seats.
+    pub seats: Vec<SeatSlot>,
+    /// The position before the first move of `moves` (the match's current
+    /// position when it keeps none).
+    pub start: AnyPosition,
+    /// The ply of `start` (0: the match's own start).
+    pub start_ply: i64,
+    /// Xiangqi: the halfmove clock of `start`, when a kept move says it.
+    pub start_halfmove: Option<u32>,
+    /// The moves from `start` to the current position, oldest first, in
+    /// the game's canonical notation.
+    pub moves: Vec<String>,
+    /// The state code after each of `moves`.
+    pub codes: Vec<String>,
+}
+
+impl Matches {
+    /// The record of match `id`: the moves storage keeps of it, up to its
+    /// current ply, and the position they start from. What storage keeps
+    /// is, today, the last [`HISTORY_CAP`] moves; a match that has played
+    /// no more than that comes back whole from its start.
+    ///
+    /// # Errors
+    ///
+    /// `unknown-match`; storage errors, `Corrupt` for kept moves that do
+    /// not join up.
+    #[tracing::instrument(skip(self))]
+    pub async fn kept_record(&self, id: MatchId) -> Result<KeptRecord, MatchError> {
+        let mut conn = self.db.acquire().await?;
+        let (game, kept) = Self::load_history(&mut conn, id).await?;
+        let (_, seats) = Self::load(&mut conn, id).await?;
+        drop(conn);
+        // An undo or a fork may leave moves past the current ply in no
+        // history, but never in this one's; only the moves up to it count.
+        let kept: Vec<KeptMove> = kept.into_iter().filter(|k| k.ply <= game.ply).collect();
+        // The moves that lead to the current position without a gap.
+        let mut first = kept.len();
+        while first > 0 {
+            let at = &kept[first - 1];
+            let expected = game.ply - (kept.len() - first) as i64;
+            let joins = match kept.get(first) {
+                Some(next) => next.code_before == at.code_after,
+                None => at.code_after == game.code,
+            };
+            if at.ply != expected || !joins {
+                break;
+            }
+            first -= 1;
+        }
+        let kept = &kept[first..];
+        let (start, start_ply, start_halfmove) = match kept.first() {
+            Some(k) => {
+                let start = AnyPosition::from_code(game.game, &k.code_before).map_err(|_| {
+                    StorageError::Corrupt {
+                        column: "moves.code_before",
+                        value: k.code_before.clone(),
+                    }
+                })?;
+                (start, k.ply - 1, k.halfmove)
+            }
+            None => (game.position.clone(), game.ply, None),
+        };
+        Ok(KeptRecord {
+            start,
+            start_ply,
+            start_halfmove,
+            moves: kept.iter().map(|k| k.action.clone()).collect(),
+            codes: kept.iter().map(|k| k.code_after.clone()).collect(),
+            seats,
+            game,
+        })
+    }
+
+    /// Creates a solo match that starts at `start` (a xiangqi start with
+    /// its FEN counters) and has played `actions`, checked by the rules,
+    /// positioned after the last of them. Storage keeps of its moves what
+    /// it keeps of any match's (today the last [`HISTORY_CAP`]).
+    ///
+    /// # Errors
+    ///
+    /// The game's refusal of an action (naming its index), `GameOver` for a
+    /// move after the rules ended the game; storage errors.
+    #[tracing::instrument(skip_all, fields(game = %start.kind(), moves = actions.len()))]
+    pub async fn create_played(
+        &self,
+        start: AnyPosition,
+        counters: Option<Counters>,
+        actions: &[String],
+        base: &str,
+    ) -> Result<Outcome, MatchError> {
+        let kind = start.kind();
+        let now = Timestamp::now();
+        // A record is one batch: the routes refuse one longer than the
+        // rules play at once (`games::MAX_ACTIONS`).
+        let (position, plies) = if actions.is_empty() {
+            (start.clone(), Vec::new())
+        } else {
+            let batch = Batch {
+                only: None,
+                record: true,
+            };
+            let played = games::play(&start, actions, batch, base)?;
+            (played.position, played.plies)
+        };
+        let judged = match &start {
+            AnyPosition::Xiangqi(p) => {
+                let line0 = Window::new(p.clone(), counters.unwrap_or_default());
+                Some(line::judge(&line0, &plies)?)
+            }
+            _ => None,
+        };
+        let opening = match &start {
+            AnyPosition::Xiangqi(p) if !actions.is_empty() => {
+                let moves: Vec<qipan_rules::xiangqi::Move> =
+                    actions.iter().filter_map(|a| a.parse().ok()).collect();
+                qipan_records::xiangqi::ecco::classify(p, &moves)
+            }
+            _ => None,
+        };
+        let count = plies.len() as i64;
+        let id = MatchId::random();
+        let token = Secret::token()?;
+        let mut m = new_match(id, kind, Mode::Solo, position, count, None, now);
+        let mut clocks = None;
+        if let Some(j) = judged {
+            m.status = MatchStatus::of(j.verdict);
+            m.window = Some(j.line);
+            clocks = Some(j.clocks);
+        }
+        let seats = [SeatSlot {
+            seat: Seat::Solo,
+            name: None,
+            token: Some(token.hash()),
+            invite: None,
+            joined_at: Some(now),
+            online: false,
+        }];
+        let skip = plies.len().saturating_sub(HISTORY_CAP as usize);
+        let kept: Vec<KeptMove> = plies
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .map(|(i, p)| KeptMove {
+                ply: i as i64 + 1,
+                seat: Seat::Solo,
+                side: p.side,
+                action: p.action.clone(),
+                code_before: p.code_before.clone(),
+                code_after: p.code_after.clone(),
+                played_at: now,
+                clock_before: None,
+                halfmove: clocks.as_ref().and_then(|c| c.get(i).copied()),
+            })
+            .collect();
+        let mut conn = self.db.acquire().await?;
+        store::insert(&mut conn, &m, &seats).await?;
+        if !kept.is_empty() {
+            let change = Change {
+                kind: if m.status.is_ongoing() {
+                    EventKind::Move
+                } else {
+                    EventKind::Over
+                },
+                seat: Some(Seat::Solo),
+                moves: kept
+                    .iter()
+                    .map(|k| EventMove {
+                        ply: k.ply,
+                        side: k.side,
+                        action: k.action.clone(),
+                    })
+                    .collect(),
+                back_to: None,
+                note: None,
+            };
+            let pre = super::Precondition::Any;
+            self.write(&mut conn, &mut m, &seats, &pre, None, &kept, change)
+                .await?;
+        }
+        drop(conn);
+        crate::metrics::metrics().match_created();
+        let shown = Shown {
+            seat: Seat::Solo,
+            token: Some(&token),
+            invites: Vec::new(),
+        };
+        Ok(Outcome {
+            view: render_with(&m, &seats, None, base, Some(shown), opening)?,
+            id,
+            version: m.version,
+        })
+    }
+}

@@ -1,0 +1,664 @@
+//! Game records: `POST /v1/{game}/records` (a file in, a solo match out),
+//! `GET /v1/matches/{id}/record.{pgn,xqf,psq,txt}` (a match's record as a
+//! download), `GET /v1/matches/{id}/replay.gif` (its animated replay),
+//! and Tetris fumen: `GET /v1/tetris/{code}/fumen` and the `fumen` format
+//! of `POST /v1/tetris/import`. Which game reads and writes what:
+//! [`crate::records`].
+
+use actix_web::http::header::{self, EntityTag, HeaderValue};
+use actix_web::{web, HttpRequest, HttpResponse};
+use futures_util::StreamExt;
+use qipan_picture::{ReplayCaption, ReplayFrame, ReplayOptions};
+use qipan_records::xiangqi::{pgn, xqf, Charset};
+use qipan_rules::{AnyAction, AnyPosition, GameKind};
+use serde::{Deserialize, Serialize};
+
+use super::conditional;
+use super::limits::{Admitted, Creates};
+use super::matches::{created, Id, Service};
+use super::state::{Code, Game};
+use super::Rendered;
+use crate::cache::ViewCache;
+use crate::games;
+use crate::matches::{KeptRecord, MatchError, Mode, Outcome};
+use crate::pages::{headline_in, Lang};
+use crate::problem::{ApiError, Problem, ProblemKind};
+use crate::records::{self, RecordError};
+use crate::wire::StartQuery;
+
+/// Reads a body of at most `limit` bytes, and one byte more when it is
+/// longer (which the reader refuses as too large) without reading the
+/// rest.
+async fn body_upto(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>, ApiError> {
+    let mut body = Vec::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| {
+            Problem::new(
+                ProblemKind::MalformedBody,
+                format!("the body could not be read: {e}"),
+            )
+        })?;
+        body.extend_from_slice(&chunk);
+        if body.len() > limit {
+            body.truncate(limit + 1);
+            break;
+        }
+    }
+    Ok(body)
+}
+
+/// What an import answer says of the record besides the match.
+#[derive(Serialize)]
+struct ImportView {
+    format: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    charset: Option<&'static str>,
+    plies: usize,
+    games: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    headers: Option<HeadersView>,
+}
+
+/// A xiangqi record's headers, as read.
+#[derive(Serialize)]
+struct HeadersView {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    site: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    red: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    black: Option<String>,
+    result: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ecco: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opening: Option<String>,
+}
+
+/// `POST /v1/{game}/records`: the body is a record file; the answer, `201`,
+/// is a solo match at the end of its main line (the match view with its
+/// `token`), with an `import` member saying what was read.
+#[tracing::instrument(skip_all, fields(game = %kind))]
+pub async fn import(
+    Service(s): Service,
+    Game(kind): Game,
+    _: Admitted<Creates>,
+    base: super::state::Base,
+    req: HttpRequest,
+    query: web::Query<StartQuery>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let media_type = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    // The media type is refused before the body is read.
+    records::check_media(kind, media_type.as_deref())?;
+    let body = body_upto(payload, records::MAX_BODY).await?;
+    let query = query.into_inner();
+    let imported = web::block(move || records::import(kind, media_type.as_deref(), &body, &query))
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("record thread: {e}")))??;
+    let plies = imported.actions.len();
+    let note = (imported.games > 1).then(|| {
+        format!(
+            "the file holds {} games; the first was imported",
+            imported.games
+        )
+    });
+    let headers = imported.headers.as_ref().map(|h| {
+        let opening = h.opening.clone();
+        HeadersView {
+            event: h.event.clone(),
+            site: h.site.clone(),
+            date: h.date.clone(),
+            red: h.red.clone(),
+            black: h.black.clone(),
+            result: h.result.as_pgn(),
+            ecco: h.ecco.clone(),
+            opening,
+        }
+    });
+    let view = ImportView {
+        format: imported.format,
+        charset: imported.charset,
+        plies,
+        games: imported.games,
+        note,
+        headers,
+    };
+    let at = base.0.clone();
+    let outcome = s
+        .runner()
+        .run(async move {
+            s.create_played(
+                imported.start,
+                imported.counters,
+                &imported.actions,
+                &base.0,
+            )
+            .await
+        })
+        .await?;
+    let mut body: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&outcome.view).map_err(|e| ApiError::Internal(e.into()))?;
+    body.insert(
+        "import".to_owned(),
+        serde_json::to_value(&view).map_err(|e| ApiError::Internal(e.into()))?,
+    );
+    let view = serde_json::to_vec(&body).map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(created(&at, Outcome { view, ..outcome }))
+}
+
+/// The query of `record.pgn`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PgnQuery {
+    /// `chinese` (the default), `wxf` or `iccs`.
+    notation: Option<String>,
+    /// `utf-8` (the default) or `gbk`.
+    charset: Option<String>,
+}
+
+/// `GET /v1/matches/{id}/record.pgn`
+pub async fn record_pgn(
+    service: Service,
+    id: Id,
+    req: HttpRequest,
+    base: super::state::Base,
+    query: web::Query<PgnQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let family = records::family(query.notation.as_deref()).ok_or_else(|| {
+        Problem::new(
+            ProblemKind::InvalidQuery,
+            format!(
+                "notation {:?} is not one of chinese, wxf, iccs",
+                query.notation.as_deref().unwrap_or_default()
+            ),
+        )
+    })?;
+    let charset = match query.charset.as_deref() {
+        None => Charset::Utf8,
+        Some(label) => match Charset::from_label(label) {
+            Some(c @ (Charset::Utf8 | Charset::Gbk)) => c,
+            _ => {
+                return Err(Problem::new(
+                    ProblemKind::InvalidQuery,
+                    format!("charset {label:?} is not one of utf-8, gbk"),
+                )
+                .into())
+            }
+        },
+    };
+    export(service, id, req, base, "pgn", move |rec| {
+        pgn::write(rec, family, charset).map_err(|e| ApiError::Internal(e.into()))
+    })
+    .await
+}
+
+/// `GET /v1/matches/{id}/record.xqf`
+pub async fn record_xqf(
+    service: Service,
+    id: Id,
+    req: HttpRequest,
+    base: super::state::Base,
+) -> Result<HttpResponse, ApiError> {
+    export(service, id, req, base, "xqf", |rec| {
+        xqf::write(rec).map_err(|e| ApiError::Internal(e.into()))
+    })
+    .await
+}
+
+/// `GET /v1/matches/{id}/record.psq`
+pub async fn record_psq(
+    service: Service,
+    id: Id,
+    req: HttpRequest,
+    base: super::state::Base,
+) -> Result<HttpResponse, ApiError> {
+    export(service, id, req, base, "psq", |_| unreachable_format()).await
+}
+
+/// `GET /v1/matches/{id}/record.txt`
+pub async fn record_txt(
+    service: Service,
+    id: Id,
+    req: HttpRequest,
+    base: super::state::Base,
+) -> Result<HttpResponse, ApiError> {
+    export(service, id, req, base, "txt", |_| unreachable_format()).await
+}
+
+/// The xiangqi writer of a format that is not xiangqi's: never called, as
+/// the game's formats are checked first.
+fn unreachable_format() -> Result<Vec<u8>, ApiError> {
+    Err(ApiError::Internal(anyhow::anyhow!(
+        "a xiangqi writer was asked for another game's format"
+    )))
+}
+
+/// A match's record in `ext` (one of its game's export formats), as a
+/// download named after its players and date; revalidated by the match's
+/// version.
+async fn export(
+    Service(s): Service,
+    Id(id): Id,
+    req: HttpRequest,
+    base: super::state::Base,
+    ext: &'static str,
+    xiangqi: impl FnOnce(&qipan_records::xiangqi::Record) -> Result<Vec<u8>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let rec = s
+        .runner()
+        .run(async move { s.kept_record(id).await })
+        .await?;
+    let kind = rec.game.game;
+    let formats = records::export_formats(kind);
+    let Some(&(_, media)) = formats.iter().find(|(e, _)| *e == ext) else {
+        let supported: Vec<&'static str> = formats.iter().map(|(e, _)| *e).collect();
+        let detail = if supported.is_empty() {
+            format!("{kind} matches have no record format; record.{ext} is not written")
+        } else {
+            format!(
+                "{kind} matches are written as record.{}, not record.{ext}",
+                supported.join(", record.")
+            )
+        };
+        return Err(Problem::with(
+            ProblemKind::UnsupportedFormat,
+            detail,
+            crate::wire::problem::Members::Field(crate::wire::problem::FieldMembers {
+                field: "format".to_owned(),
+                index: None,
+                supported: Some(supported),
+            }),
+        )
+        .into());
+    };
+    let tag = EntityTag::new_strong(format!(
+        "{}-{:016x}",
+        rec.game.version.get(),
+        xxhash_rust::xxh3::xxh3_64(format!("{ext}?{}", req.query_string()).as_bytes())
+    ));
+    let date = rec
+        .game
+        .created_at
+        .rfc3339()
+        .get(..10)
+        .unwrap_or("0000-00-00")
+        .replace('-', ".");
+    let names = records::seat_names(&rec);
+    let name = records::file_name(&names, &date, ext);
+    let body = match kind {
+        GameKind::Xiangqi => {
+            let page = crate::matches::match_page_url(&base.0, id);
+            let record = records::xiangqi_record(&rec, &page).ok_or_else(|| {
+                ApiError::Internal(anyhow::anyhow!("match {id}: its kept moves do not replay"))
+            })?;
+            xiangqi(&record)?
+        }
+        GameKind::Gomoku => gomoku_export(&rec, ext)?,
+        GameKind::Quoridor if rec.start_ply == 0 => {
+            qipan_records::quoridor::write_texts(&rec.moves).into_bytes()
+        }
+        GameKind::Quoridor => return Err(not_from_start(&rec)),
+        GameKind::Twenty48 | GameKind::Tetris => unreachable_format()?,
+    };
+    let policy = HeaderValue::from_static("no-cache");
+    if conditional::client_has_in_any_coding(&req, &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag.to_string()))
+            .insert_header((header::CACHE_CONTROL, policy))
+            .finish());
+    }
+    let content_type = if media == "text/plain" {
+        "text/plain; charset=utf-8".to_owned()
+    } else if ext == "pgn" {
+        let charset = if req
+            .query_string()
+            .to_ascii_lowercase()
+            .contains("charset=gbk")
+        {
+            "gbk"
+        } else {
+            "utf-8"
+        };
+        format!("{media}; charset={charset}")
+    } else {
+        media.to_owned()
+    };
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, content_type))
+        .insert_header((header::CONTENT_DISPOSITION, records::disposition(&name)))
+        .insert_header((header::ETAG, tag.to_string()))
+        .insert_header((header::CACHE_CONTROL, policy))
+        .body(body))
+}
+
+/// `ply-not-kept`: a move list must start at the game's start, and the
+/// moves before `start_ply` are not kept.
+fn not_from_start(rec: &KeptRecord) -> ApiError {
+    MatchError::PlyNotKept {
+        ply: 0,
+        oldest: rec.start_ply,
+        latest: rec.game.ply,
+    }
+    .into()
+}
+
+/// A gomoku match as `.psq` or a move list: its position's own move list
+/// (a gomoku position keeps every stone's order when it was played from
+/// an empty board), else the kept moves from an empty board.
+fn gomoku_export(rec: &KeptRecord, ext: &str) -> Result<Vec<u8>, ApiError> {
+    let AnyPosition::Gomoku(pos) = &rec.game.position else {
+        return unreachable_format();
+    };
+    let moves: Vec<qipan_rules::gomoku::Point> = match pos.moves() {
+        Some(moves) => moves.to_vec(),
+        None if rec.start_ply == 0 => rec.moves.iter().filter_map(|m| m.parse().ok()).collect(),
+        None => return Err(not_from_start(rec)),
+    };
+    Ok(match ext {
+        "psq" => qipan_records::gomoku::write_psq(pos.size(), &moves),
+        _ => qipan_records::gomoku::write_moves(&moves),
+    }
+    .into_bytes())
+}
+
+/// The query of `replay.gif`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayQuery {
+    /// The first ply shown (0: the match's start); the oldest kept when
+    /// absent.
+    from: Option<i64>,
+    /// The last ply shown; the match's current ply when absent.
+    to: Option<i64>,
+    /// The width in pixels.
+    size: Option<u32>,
+    /// Turn the board.
+    flip: Option<bool>,
+    /// The language of the names and the result.
+    lang: Option<String>,
+}
+
+/// `GET /v1/matches/{id}/replay.gif`: one frame a position from ply `from`
+/// to ply `to`, the last move marked, the players and the result in a
+/// band, a longer pause on the last frame. Kept in the view cache by the
+/// match's version and the query; revalidated by the same.
+#[tracing::instrument(skip_all, fields(id = %id))]
+pub async fn replay_gif(
+    Service(s): Service,
+    Id(id): Id,
+    req: HttpRequest,
+    query: web::Query<ReplayQuery>,
+    cache: web::Data<ViewCache>,
+) -> Result<HttpResponse, ApiError> {
+    let lang = match &query.lang {
+        Some(tag) => Lang::from_tag(tag).ok_or_else(|| {
+            let tags: Vec<&str> = Lang::ALL.iter().map(|l| l.tag()).collect();
+            Problem::new(
+                ProblemKind::InvalidQuery,
+                format!("lang {tag:?} is not one of {}", tags.join(", ")),
+            )
+        })?,
+        None => Lang::of(&req),
+    };
+    let rec = s
+        .runner()
+        .run(async move { s.kept_record(id).await })
+        .await?;
+    let m = &rec.game;
+    let from = query.from.unwrap_or(rec.start_ply);
+    let to = query.to.unwrap_or(m.ply);
+    if from < rec.start_ply {
+        return Err(MatchError::PlyNotKept {
+            ply: from,
+            oldest: rec.start_ply,
+            latest: m.ply,
+        }
+        .into());
+    }
+    if to > m.ply || from > to {
+        return Err(Problem::new(
+            ProblemKind::InvalidQuery,
+            format!(
+                "from={from} and to={to} must satisfy {} <= from <= to <= {}",
+                rec.start_ply, m.ply
+            ),
+        )
+        .into());
+    }
+    let options = ReplayOptions {
+        size: query.size.unwrap_or(ReplayOptions::default().size),
+        flip: query.flip.unwrap_or(false),
+        ..ReplayOptions::default()
+    };
+    let canonical = format!(
+        "from={from}&to={to}&size={}&flip={}&lang={}",
+        options.size,
+        options.flip,
+        lang.tag()
+    );
+    let tag = EntityTag::new_strong(format!(
+        "{}-{:016x}",
+        m.version.get(),
+        xxhash_rust::xxh3::xxh3_64(canonical.as_bytes())
+    ));
+    let policy = HeaderValue::from_static("no-cache");
+    let answer = |body: web::Bytes| {
+        HttpResponse::Ok()
+            .insert_header((header::CONTENT_TYPE, "image/gif"))
+            .insert_header((header::ETAG, tag.to_string()))
+            .insert_header((header::CACHE_CONTROL, policy.clone()))
+            .append_header((header::VARY, super::pages::VARY_LANGUAGE))
+            .body(body)
+    };
+    if conditional::client_has_in_any_coding(&req, &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag.to_string()))
+            .insert_header((header::CACHE_CONTROL, policy.clone()))
+            .finish());
+    }
+    let key = format!("replay/{id}/{}/{canonical}", m.version.get());
+    if let Some(hit) = cache.get(&key) {
+        return Ok(answer(hit.body()));
+    }
+    let frames = frames(&rec, from, to)?;
+    let caption = ReplayCaption {
+        names: if m.mode == Mode::Duel {
+            records::seat_names(&rec)
+        } else {
+            Vec::new()
+        },
+        result: (!m.status.is_ongoing() && to == m.ply).then(|| {
+            headline_in(
+                lang,
+                &m.status.into(),
+                m.to_move(),
+                false,
+                m.game.players().len() == 1,
+            )
+        }),
+    };
+    let gif = web::block(move || qipan_picture::replay_gif(&frames, &caption, &options))
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("picture thread: {e}")))?
+        .map_err(super::picture::problem)?;
+    let rendered = Rendered::typed(gif, HeaderValue::from_static("image/gif"));
+    cache.insert(key, rendered.clone());
+    Ok(answer(rendered.body()))
+}
+
+/// The positions of plies `from` to `to` of a record, each with the move
+/// that led to it.
+fn frames(rec: &KeptRecord, from: i64, to: i64) -> Result<Vec<ReplayFrame>, ApiError> {
+    let kind = rec.game.game;
+    let corrupt = |what: &str| ApiError::Internal(anyhow::anyhow!("match record: {what}"));
+    let mut frames = Vec::new();
+    let mut position = rec.start.clone();
+    let first = usize::try_from(from - rec.start_ply).unwrap_or(0);
+    let last = usize::try_from(to - rec.start_ply).unwrap_or(0);
+    if first == 0 {
+        frames.push(ReplayFrame {
+            position: position.clone(),
+            last: None,
+        });
+    }
+    for (i, text) in rec.moves.iter().enumerate().take(last) {
+        let action = AnyAction::parse(kind, text).map_err(|_| corrupt("a move"))?;
+        let code = rec.codes.get(i).ok_or_else(|| corrupt("a code"))?;
+        position = games::decode(kind, code, "code").map_err(|_| corrupt("a code"))?;
+        if i + 1 >= first {
+            frames.push(ReplayFrame {
+                position: position.clone(),
+                last: Some(action),
+            });
+        }
+    }
+    Ok(frames)
+}
+
+/// The body of `POST /v1/tetris/import` with `format: fumen`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FumenImport {
+    /// `fumen`.
+    #[allow(dead_code)]
+    format: String,
+    /// The fumen (`v115@…`, or a URL holding one).
+    text: String,
+    /// What an export view carries: accepted, not read.
+    #[allow(dead_code)]
+    game: Option<serde::de::IgnoredAny>,
+    /// As `game`.
+    #[allow(dead_code)]
+    code: Option<serde::de::IgnoredAny>,
+    /// As `game` (`GET /v1/tetris/{code}/fumen` carries it).
+    #[allow(dead_code)]
+    url: Option<serde::de::IgnoredAny>,
+}
+
+/// A fumen's pages as qipan states: a code (and its URL) a page, `null`
+/// for a page that makes no position, with a note saying why.
+#[derive(Serialize)]
+struct FumenPages {
+    format: &'static str,
+    pages: usize,
+    codes: Vec<Option<String>>,
+    urls: Vec<Option<String>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<PageNote>,
+}
+
+/// Why a page makes no position.
+#[derive(Serialize)]
+struct PageNote {
+    page: usize,
+    reason: &'static str,
+    detail: String,
+}
+
+/// `POST /v1/tetris/import` with `{"format": "fumen", "text": "v115@…"}`:
+/// every page of the fumen as a state code, in order.
+///
+/// # Errors
+///
+/// `malformed-body`; `invalid-record` for a fumen that cannot be read, or
+/// whose pages make no position at all.
+pub fn fumen_import(body: &str, base: &str) -> Result<Vec<u8>, ApiError> {
+    use qipan_rules::Reason;
+    let read: FumenImport = serde_json::from_str(body).map_err(|e| {
+        Problem::new(
+            ProblemKind::MalformedBody,
+            format!("the body is not a fumen import ({{\"format\": \"fumen\", \"text\": \"v115@…\"}}): {e}"),
+        )
+    })?;
+    let pages = qipan_records::tetris::read(&read.text).map_err(RecordError::Fumen)?;
+    if let Some(Err(first)) = pages.first().filter(|_| pages.iter().all(Result::is_err)) {
+        return Err(RecordError::Fumen(first.clone()).into());
+    }
+    let mut notes = Vec::new();
+    let mut codes = Vec::with_capacity(pages.len());
+    for (i, page) in pages.iter().enumerate() {
+        match page {
+            Ok(p) => codes.push(Some(p.to_code())),
+            Err(e) => {
+                codes.push(None);
+                notes.push(PageNote {
+                    page: i + 1,
+                    reason: e.reason(),
+                    detail: e.to_string(),
+                });
+            }
+        }
+    }
+    let urls = codes
+        .iter()
+        .map(|c| c.as_ref().map(|c| format!("{base}/v1/tetris/{c}")))
+        .collect();
+    serde_json::to_vec(&FumenPages {
+        format: "fumen",
+        pages: codes.len(),
+        codes,
+        urls,
+        notes,
+    })
+    .map_err(|e| ApiError::Internal(e.into()))
+}
+
+/// The answer of `GET /v1/tetris/{code}/fumen`.
+#[derive(Serialize)]
+struct FumenView<'a> {
+    format: &'static str,
+    code: &'a str,
+    text: String,
+    url: String,
+}
+
+/// `GET /v1/tetris/{code}/fumen`: the position as a one-page fumen, in a
+/// body that `POST /v1/tetris/import` reads back.
+pub async fn fumen(
+    Game(kind): Game,
+    req: HttpRequest,
+    Code(code): Code,
+) -> Result<HttpResponse, ApiError> {
+    if kind != GameKind::Tetris {
+        return Err(Problem::new(
+            ProblemKind::NotFound,
+            format!("fumen is a Tetris format; {kind} positions have none"),
+        )
+        .into());
+    }
+    let pos = games::decode(kind, &code, "code")?;
+    let AnyPosition::Tetris(p) = &pos else {
+        return Err(ApiError::Internal(anyhow::anyhow!(
+            "a tetris code decoded to another game"
+        )));
+    };
+    let text = qipan_records::tetris::from_position(p).map_err(RecordError::Fumen)?;
+    let url = format!("https://knewjade.github.io/fumen-for-mobile/#?d={text}");
+    let body = serde_json::to_vec(&FumenView {
+        format: "fumen",
+        code: &code,
+        text,
+        url,
+    })
+    .map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(super::immutable_json(&req, body))
+}
+
+/// Whether an import body asks for the `fumen` format.
+pub fn is_fumen(body: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Tag {
+        format: Option<String>,
+    }
+    serde_json::from_str::<Tag>(body).is_ok_and(|t| t.format.as_deref() == Some("fumen"))
+}

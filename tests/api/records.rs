@@ -1,0 +1,421 @@
+//! Game records in and out: `POST /v1/{game}/records` with the public
+//! records of `crates/records/tests/data` (their sources and licences are
+//! in the README there), every export read back to the same moves, each bad
+//! input refused with its own problem, fumen through `POST
+//! /v1/tetris/import` and `GET /v1/tetris/{code}/fumen`, and the replay
+//! GIF's frames.
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::db::{on_both_backends, spawn_match_app, Backend};
+use crate::helpers::{TestApp, TestResponse};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/records/tests/data");
+
+fn data(path: &str) -> Vec<u8> {
+    std::fs::read(format!("{DATA}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+async fn post_record(app: &TestApp, game: &str, content_type: &str, body: Vec<u8>) -> TestResponse {
+    app.request(
+        Method::POST,
+        &format!("/v1/{game}/records"),
+        &[("content-type", content_type)],
+        Some(body),
+    )
+    .await
+}
+
+/// Imports a record and answers the new match's view.
+async fn imported(app: &TestApp, game: &str, content_type: &str, body: Vec<u8>) -> Value {
+    let res = post_record(app, game, content_type, body).await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+    res.json()
+}
+
+/// The actions a match keeps, oldest first.
+async fn moves(app: &TestApp, id: &str) -> Vec<String> {
+    let res = app.get(&format!("/v1/matches/{id}/history")).await;
+    assert_eq!(res.status, 200);
+    res.json()["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["action"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+on_both_backends!(
+    xiangqi_files_import_and_every_export_reads_back,
+    bad_records_get_their_problems,
+    gomoku_and_quoridor_records_round_trip,
+    a_finished_match_replays_as_a_gif,
+);
+
+async fn xiangqi_files_import_and_every_export_reads_back(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let pgn = "application/x-chess-pgn";
+    let files: [(&str, String, Vec<u8>); 7] = [
+        (
+            "gbk",
+            pgn.into(),
+            data("xiangqi/eleeye/sample-variation-gbk.pgn"),
+        ),
+        (
+            "big5",
+            format!("{pgn}; charset=big5"),
+            data("xiangqi/eleeye/sample-variation-big5.pgn"),
+        ),
+        (
+            "wxf",
+            pgn.into(),
+            data("xiangqi/xiangqijs/liu-yang-1982-wxf.pgn"),
+        ),
+        (
+            "iccs",
+            pgn.into(),
+            data("xiangqi/xiangqijs/liu-yang-1982-iccs.pgn"),
+        ),
+        (
+            "xqf",
+            "application/x-xqf".into(),
+            data("xiangqi/eleeye/xqfexama.xqf"),
+        ),
+        (
+            "xqf-encrypted",
+            "application/x-xqf".into(),
+            data("xiangqi/eleeye/sample.xqf"),
+        ),
+        (
+            "dhtmlxq",
+            "text/plain".into(),
+            data("xiangqi/vschess/dpxq-xianren-zhilu.txt"),
+        ),
+    ];
+    let mut by_name = std::collections::HashMap::new();
+    for (name, content_type, body) in files {
+        let view = imported(&app, "xiangqi", &content_type, body).await;
+        let import = &view["import"];
+        assert!(view["token"].is_string(), "{name}");
+        assert_eq!(view["mode"], "solo", "{name}");
+        assert_eq!(view["ply"], import["plies"], "{name}");
+        match name {
+            "gbk" => assert_eq!(import["charset"], "gbk"),
+            "big5" => assert_eq!(import["charset"], "big5"),
+            "xqf" | "xqf-encrypted" => assert_eq!(import["format"], "xqf"),
+            "dhtmlxq" => assert_eq!(import["format"], "dhtmlxq"),
+            _ => assert_eq!(import["format"], "pgn"),
+        }
+        let id = view["id"].as_str().unwrap().to_owned();
+        let kept = moves(&app, &id).await;
+        assert!(!kept.is_empty(), "{name}");
+        by_name.insert(name, kept.clone());
+        // Every export reads back to the same moves.
+        for path in [
+            "record.pgn",
+            "record.pgn?notation=wxf",
+            "record.pgn?notation=iccs",
+            "record.pgn?charset=gbk",
+            "record.pgn?notation=wxf&charset=gbk",
+            "record.xqf",
+        ] {
+            let res = app.get(&format!("/v1/matches/{id}/{path}")).await;
+            assert_eq!(res.status, 200, "{name} {path}");
+            let disposition = res.header("content-disposition").unwrap().to_owned();
+            assert!(
+                disposition.starts_with("attachment; filename=\""),
+                "{disposition}"
+            );
+            assert!(disposition.contains("filename*=UTF-8''"), "{disposition}");
+            let content_type = res.header("content-type").unwrap().to_owned();
+            let again = imported(&app, "xiangqi", &content_type, res.body.clone()).await;
+            let again_moves = moves(&app, again["id"].as_str().unwrap()).await;
+            assert_eq!(again_moves, kept, "{name} {path}");
+        }
+    }
+    // The Big5 file is the GBK one in traditional characters.
+    assert_eq!(by_name["gbk"], by_name["big5"]);
+    assert_eq!(by_name["wxf"], by_name["iccs"]);
+
+    // The export of a game from the start names its opening.
+    let view = imported(&app, "xiangqi", pgn, data("xiangqi/eleeye/ccgc-01.pgn")).await;
+    let id = view["id"].as_str().unwrap();
+    let res = app.get(&format!("/v1/matches/{id}")).await;
+    let opening = &res.json()["opening"];
+    assert!(opening["ecco"].as_str().unwrap().len() == 3, "{opening}");
+    let text = app.get(&format!("/v1/matches/{id}/record.pgn")).await;
+    let text = String::from_utf8(text.body).unwrap();
+    assert!(text.contains(&format!("[ECCO \"{}\"]", opening["ecco"].as_str().unwrap())));
+
+    // Several games in one file: the first, and a note.
+    let view = imported(
+        &app,
+        "xiangqi",
+        pgn,
+        data("xiangqi/wukong/bulk-games-wxf.pgn"),
+    )
+    .await;
+    assert_eq!(view["import"]["games"], 15);
+    assert!(view["import"]["note"].as_str().unwrap().contains("first"));
+}
+
+async fn bad_records_get_their_problems(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let pgn = "application/x-chess-pgn";
+    // Truncated XQF: the offset where it ends.
+    let mut xqf = data("xiangqi/eleeye/xqfexama.xqf");
+    xqf.truncate(1100);
+    let res = post_record(&app, "xiangqi", "application/x-xqf", xqf).await;
+    let p = res.problem(422, "invalid-record");
+    assert_eq!(p["reason"], "truncated");
+    assert_eq!(p["offset"], 1100);
+    // Not XQF at all.
+    let res = post_record(&app, "xiangqi", "application/x-xqf", b"PK\x03\x04".to_vec()).await;
+    assert_eq!(res.problem(422, "invalid-record")["reason"], "not-xqf");
+    // GBK bytes sent as UTF-8: the first byte that is not.
+    let gbk = data("xiangqi/eleeye/sample.pgn");
+    let res = post_record(&app, "xiangqi", &format!("{pgn}; charset=utf-8"), gbk).await;
+    let p = res.problem(422, "invalid-record");
+    assert_eq!(p["reason"], "bad-encoding");
+    assert!(p["offset"].is_u64());
+    // An illegal move: its number, text, side, and the legal moves.
+    let text = "[Game \"Chinese Chess\"]\n1. 炮二平五 马８进７\n2. 车一进九 *\n";
+    let res = post_record(&app, "xiangqi", pgn, text.as_bytes().to_vec()).await;
+    let p = res.problem(422, "invalid-record");
+    assert_eq!(p["reason"], "illegal-move");
+    assert_eq!(p["move_number"], 2);
+    assert_eq!(p["side"], "red");
+    assert_eq!(p["text"], "车一进九");
+    assert_eq!(p["line"], 3);
+    let legal: Vec<&str> = p["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(legal.contains(&"车一进一"), "{legal:?}");
+    // Over 1 MiB.
+    let res = post_record(&app, "xiangqi", pgn, vec![b' '; (1 << 20) + 1]).await;
+    res.problem(413, "body-too-large");
+    // A type the game does not read, or none; a charset not read.
+    let res = post_record(&app, "xiangqi", "application/json", b"{}".to_vec()).await;
+    res.problem(415, "unsupported-media-type");
+    let res = post_record(&app, "xiangqi", "text/plain; charset=koi8-r", b"x".to_vec()).await;
+    res.problem(415, "unsupported-media-type");
+    let res = post_record(&app, "gomoku", pgn, b"h8".to_vec()).await;
+    res.problem(415, "unsupported-media-type");
+    // A game without record formats.
+    let res = post_record(&app, "2048", "text/plain", b"left".to_vec()).await;
+    res.problem(400, "unsupported-format");
+    // A gomoku move off the board, a Quoridor word that is no move.
+    let res = post_record(&app, "gomoku", "text/plain", b"h8 z99".to_vec()).await;
+    let p = res.problem(422, "invalid-record");
+    assert_eq!(
+        (p["move_number"].as_u64(), p["text"].as_str()),
+        (Some(2), Some("z99"))
+    );
+    let res = post_record(&app, "quoridor", "text/plain", b"e2 e8 k1h".to_vec()).await;
+    assert_eq!(res.problem(422, "invalid-record")["move_number"], 3);
+    // A legal-looking gomoku move on an occupied point: the rules say so.
+    let res = post_record(&app, "gomoku", "text/plain", b"h8 h8".to_vec()).await;
+    assert_eq!(res.problem(422, "illegal-action")["index"], 1);
+    // Export formats of another game.
+    let view = imported(&app, "gomoku", "text/plain", b"h8 i9".to_vec()).await;
+    let id = view["id"].as_str().unwrap();
+    let res = app.get(&format!("/v1/matches/{id}/record.pgn")).await;
+    res.problem(400, "unsupported-format");
+}
+
+async fn gomoku_and_quoridor_records_round_trip(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let psq = "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,7,0\n7,9,0\n9,9,0\n-1\n";
+    let view = imported(&app, "gomoku", "text/plain", psq.as_bytes().to_vec()).await;
+    assert_eq!(view["import"]["format"], "psq");
+    let id = view["id"].as_str().unwrap().to_owned();
+    assert_eq!(moves(&app, &id).await, ["h8", "i9", "g7", "i7"]);
+    for ext in ["psq", "txt"] {
+        let res = app.get(&format!("/v1/matches/{id}/record.{ext}")).await;
+        assert_eq!(res.status, 200);
+        let again = imported(&app, "gomoku", "text/plain", res.body.clone()).await;
+        assert_eq!(
+            moves(&app, again["id"].as_str().unwrap()).await,
+            ["h8", "i9", "g7", "i7"]
+        );
+    }
+    let view = imported(
+        &app,
+        "quoridor",
+        "text/plain",
+        b"1. e2 e8\n2. e3h d7v\n".to_vec(),
+    )
+    .await;
+    let id = view["id"].as_str().unwrap().to_owned();
+    let kept = moves(&app, &id).await;
+    assert_eq!(kept, ["e2", "e8", "e3h", "d7v"]);
+    let res = app.get(&format!("/v1/matches/{id}/record.txt")).await;
+    assert_eq!(String::from_utf8_lossy(&res.body), "1. e2 e8\n2. e3h d7v\n");
+}
+
+async fn a_finished_match_replays_as_a_gif(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    // A short game: seven plies.
+    let text = "1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马２进３ 4. 兵七进一 *\n";
+    let view = imported(
+        &app,
+        "xiangqi",
+        "application/x-chess-pgn",
+        text.as_bytes().to_vec(),
+    )
+    .await;
+    let id = view["id"].as_str().unwrap().to_owned();
+    let plies = view["ply"].as_u64().unwrap();
+    let res = app
+        .get(&format!("/v1/matches/{id}/replay.gif?size=160"))
+        .await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.header("content-type"), Some("image/gif"));
+    assert_eq!(gif_frames(&res.body), plies as usize + 1);
+    assert_eq!(gif_size(&res.body).0, 160);
+    let etag = res.header("etag").unwrap().to_owned();
+    let again = app
+        .request(
+            Method::GET,
+            &format!("/v1/matches/{id}/replay.gif?size=160"),
+            &[("if-none-match", &etag)],
+            None,
+        )
+        .await;
+    assert_eq!(again.status, 304);
+    let res = app
+        .get(&format!("/v1/matches/{id}/replay.gif?from=2&to=4&size=160"))
+        .await;
+    assert_eq!(gif_frames(&res.body), 3);
+    let res = app
+        .get(&format!("/v1/matches/{id}/replay.gif?from=5&to=2"))
+        .await;
+    res.problem(400, "invalid-query");
+}
+
+/// The width and height a GIF's screen descriptor says.
+fn gif_size(gif: &[u8]) -> (u16, u16) {
+    assert_eq!(&gif[..6], b"GIF89a");
+    (
+        u16::from_le_bytes([gif[6], gif[7]]),
+        u16::from_le_bytes([gif[8], gif[9]]),
+    )
+}
+
+/// How many images a GIF holds, counted by walking its blocks.
+fn gif_frames(gif: &[u8]) -> usize {
+    let mut i = 13;
+    if gif[10] & 0x80 != 0 {
+        i += 3 << ((gif[10] & 7) + 1);
+    }
+    let skip_blocks = |mut i: usize| {
+        while gif[i] != 0 {
+            i += gif[i] as usize + 1;
+        }
+        i + 1
+    };
+    let mut frames = 0;
+    loop {
+        match gif[i] {
+            0x3B => return frames,
+            0x21 => i = skip_blocks(i + 2),
+            0x2C => {
+                frames += 1;
+                let packed = gif[i + 9];
+                i += 10;
+                if packed & 0x80 != 0 {
+                    i += 3 << ((packed & 7) + 1);
+                }
+                i = skip_blocks(i + 1);
+            }
+            b => panic!("unexpected GIF block {b:#x} at {i}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn fumen_pages_import_and_positions_export() {
+    let app = crate::helpers::spawn_app().await;
+    // knewjade/tetris-fumen's "Quiz" test: seven pages, the last two with
+    // nothing left to play.
+    let quiz = "v115@vhGSSYXAFLDmClcJSAVDEHBEooRBMoAVBUtfBAXsBAAANrBmnBAAAAAA";
+    let res = app
+        .post_json(
+            "/v1/tetris/import",
+            &json!({"format": "fumen", "text": quiz}),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    let pages = res.json();
+    assert_eq!(pages["pages"], 7);
+    let codes = pages["codes"].as_array().unwrap();
+    assert!(codes[..5].iter().all(Value::is_string));
+    assert!(codes[5].is_null() && codes[6].is_null());
+    assert_eq!(pages["notes"][0]["reason"], "no-piece");
+    // Page 1: the L to play, T S J to come.
+    let first = app
+        .get(&format!("/v1/tetris/{}", codes[0].as_str().unwrap()))
+        .await
+        .json();
+    assert_eq!(first["piece"]["kind"], "L");
+    let queue: Vec<&str> = first["queue"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    assert_eq!(&queue[..3], ["T", "S", "J"]);
+    // A state goes out as a fumen and comes back the same, cell for cell.
+    let start = app.get("/v1/tetris/start?seed=7").await.json();
+    let code = start["code"].as_str().unwrap();
+    let out = app.get(&format!("/v1/tetris/{code}/fumen")).await;
+    assert_eq!(out.status, 200);
+    let out = out.json();
+    assert!(out["text"].as_str().unwrap().starts_with("v115@"));
+    let back = app.post_json("/v1/tetris/import", &out).await.json();
+    let again = app
+        .get(&format!(
+            "/v1/tetris/{}",
+            back["codes"][0].as_str().unwrap()
+        ))
+        .await
+        .json();
+    for member in ["board", "piece", "queue", "hold"] {
+        assert_eq!(again[member], start[member], "{member}");
+    }
+    // Bad fumens, and fumen of another game.
+    let res = app
+        .post_json(
+            "/v1/tetris/import",
+            &json!({"format": "fumen", "text": "v115@vhAAg"}),
+        )
+        .await;
+    assert_eq!(res.problem(422, "invalid-record")["reason"], "truncated");
+    let res = app
+        .post_json(
+            "/v1/tetris/import",
+            &json!({"format": "fumen", "text": "v110@7eAA4G"}),
+        )
+        .await;
+    assert_eq!(
+        res.problem(422, "invalid-record")["reason"],
+        "unsupported-version"
+    );
+    let res = app
+        .get(&format!("/v1/xiangqi/{}/fumen", crate::helpers::START))
+        .await;
+    res.problem(404, "not-found");
+    app.stop().await;
+}
