@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use qipan_engine::{Analysis, Level, Limits};
-use qipan_rules::xiangqi::History;
+use qipan_rules::xiangqi::{Counters, History};
 use qipan_rules::{AnyPosition, GameKind};
 
 use crate::wire::analysis::{
@@ -252,7 +252,13 @@ pub struct Chosen {
 }
 
 /// The games [`thinker`] searches, for the `analysis-unavailable` detail.
-pub const AVAILABLE: [GameKind; 2] = [GameKind::Gomoku, GameKind::Quoridor];
+pub const AVAILABLE: [GameKind; 5] = [
+    GameKind::Xiangqi,
+    GameKind::Gomoku,
+    GameKind::Twenty48,
+    GameKind::Quoridor,
+    GameKind::Tetris,
+];
 
 fn available() -> String {
     AVAILABLE.map(GameKind::as_str).join(", ")
@@ -271,13 +277,16 @@ pub fn thinker(subject: Subject) -> Result<Box<dyn Thinker>, AnalysisError> {
     if status != StatusView::ONGOING {
         return Err(AnalysisError::Finished { outcome: status });
     }
-    let game = subject.position.kind();
     match subject.position {
         AnyPosition::Gomoku(p) => Ok(Box::new(Gomoku(p))),
         AnyPosition::Quoridor(p) => Ok(Box::new(Quoridor(p))),
-        AnyPosition::Xiangqi(_) | AnyPosition::Twenty48(_) | AnyPosition::Tetris(_) => {
-            Err(AnalysisError::Unavailable { game })
-        }
+        AnyPosition::Xiangqi(p) => Ok(Box::new(Xiangqi(
+            subject
+                .line
+                .unwrap_or_else(|| History::new(p, Counters::default())),
+        ))),
+        AnyPosition::Twenty48(p) => Ok(Box::new(Twenty48(p))),
+        AnyPosition::Tetris(p) => Ok(Box::new(Tetris(p))),
     }
 }
 
@@ -345,6 +354,87 @@ impl Thinker for Quoridor {
 
     fn choose(&self, level: Level, seed: u64, limits: &Limits) -> Option<Chosen> {
         qipan_engine::quoridor::choose(&self.0, level, seed, limits).map(one_action)
+    }
+}
+
+/// Xiangqi: principal variation search on the line, so that repetitions
+/// are judged as the rules judge them.
+struct Xiangqi(History);
+
+impl Thinker for Xiangqi {
+    fn analyse(&self, limits: &Limits, lines: usize) -> AnalysisView {
+        use qipan_engine::xiangqi::{analyse, Score};
+        view(&analyse(&self.0, limits, lines), |s| match s {
+            Score::Centipawns(c) => ScoreView::Centipawns(c),
+            Score::Mate(n) => ScoreView::Mate(n),
+        })
+    }
+
+    fn choose(&self, level: Level, seed: u64, limits: &Limits) -> Option<Chosen> {
+        qipan_engine::xiangqi::choose(&self.0, level, seed, limits).map(one_action)
+    }
+}
+
+/// 2048: expectimax over the spawns.
+struct Twenty48(qipan_rules::twenty48::Position);
+
+impl Thinker for Twenty48 {
+    fn analyse(&self, limits: &Limits, lines: usize) -> AnalysisView {
+        use qipan_engine::twenty48::{analyse, Score};
+        view(&analyse(&self.0, limits, lines), |s| match s {
+            Score::Expected(e) => ScoreView::Expected(e as f64),
+        })
+    }
+
+    fn choose(&self, level: Level, seed: u64, limits: &Limits) -> Option<Chosen> {
+        qipan_engine::twenty48::choose(&self.0, level, seed, limits).map(one_action)
+    }
+}
+
+/// Tetris: a beam over the placements of the active piece and the queue.
+/// A placement is played by its input path, ending in `hard`.
+struct Tetris(qipan_rules::tetris::Position);
+
+/// A placement's input path, as the play endpoint takes it.
+fn inputs(p: &qipan_rules::tetris::Placement) -> Vec<String> {
+    p.actions.iter().map(ToString::to_string).collect()
+}
+
+impl Thinker for Tetris {
+    fn analyse(&self, limits: &Limits, lines: usize) -> AnalysisView {
+        use qipan_engine::tetris::{analyse, Score};
+        let a = analyse(&self.0, limits, lines);
+        AnalysisView {
+            lines: a
+                .lines
+                .iter()
+                .filter_map(|l| {
+                    let first = l.pv.first()?;
+                    Some(LineView {
+                        actions: inputs(first),
+                        score: match l.score {
+                            Score::Eval(e) => ScoreView::Evaluation(e),
+                            // Locking there ends the game: lost on this move.
+                            Score::TopsOut => ScoreView::ForcedLoss(1),
+                        },
+                        pv: l.pv.iter().map(|p| inputs(p).join(" ")).collect(),
+                    })
+                })
+                .collect(),
+            depth: a.depth,
+            nodes: a.nodes,
+            ms: a.elapsed.as_millis() as u64,
+        }
+    }
+
+    fn choose(&self, level: Level, seed: u64, limits: &Limits) -> Option<Chosen> {
+        qipan_engine::tetris::choose(&self.0, level, seed, limits).map(|p| {
+            let actions = inputs(&p);
+            Chosen {
+                notation: actions.join(" "),
+                actions,
+            }
+        })
     }
 }
 

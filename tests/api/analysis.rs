@@ -166,31 +166,78 @@ async fn a_finished_game_is_not_analysed() {
 }
 
 #[tokio::test]
-async fn games_without_a_search_say_so() {
+async fn xiangqi_2048_and_tetris_are_searched_and_their_lines_play() {
     let app = spawn_app().await;
-    let p = app
-        .get(&format!("/v1/xiangqi/{START}/analysis"))
-        .await
-        .problem(501, "analysis-unavailable");
-    assert_eq!(p["game"], "xiangqi");
-    assert_eq!(p["available"], json!(["gomoku", "quoridor"]));
-    for game in ["2048", "tetris"] {
-        let start = app.get(&format!("/v1/{game}/start?seed=7")).await.json();
-        let code = start["code"].as_str().expect("code");
-        let p = app
-            .get(&format!("/v1/{game}/{code}/move?level=3"))
-            .await
-            .problem(501, "analysis-unavailable");
-        assert_eq!(p["game"], game);
-    }
-    // Xiangqi's line is read (and must lead to the code) before.
+    // Xiangqi, from the code alone and from a line that leads to it.
+    let a = app
+        .get(&format!("/v1/xiangqi/{START}/analysis?nodes=20000&lines=3"))
+        .await;
+    assert_eq!(a.status, 200, "{}", a.json());
+    let a = a.json();
+    let lines = a["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3, "{a}");
+    let firsts: Vec<&Value> = lines.iter().map(|l| &l["actions"][0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2], "{a}");
+    assert!(
+        matches!(
+            lines[0]["score"]["kind"].as_str(),
+            Some("centipawns" | "mate")
+        ),
+        "{a}"
+    );
+    let first = lines[0]["actions"][0].as_str().expect("a move");
+    assert_eq!(app.play(START, &[first]).await.status, 200);
     let line = json!({ "history": {
         "fen": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
         "moves": []
     }});
-    app.post_json(&format!("/v1/xiangqi/{START}/analysis"), &line)
+    let by_line = app
+        .post_json(
+            &format!("/v1/xiangqi/{START}/analysis?nodes=20000&lines=3"),
+            &line,
+        )
         .await
-        .problem(501, "analysis-unavailable");
+        .json();
+    assert_eq!(
+        by_line["lines"], a["lines"],
+        "the same search, the same lines"
+    );
+    // 2048 and tetris: each line's actions are what play takes.
+    for game in ["2048", "tetris"] {
+        let start = app.get(&format!("/v1/{game}/start?seed=7")).await.json();
+        let code = start["code"].as_str().expect("code");
+        let a = app
+            .get(&format!("/v1/{game}/{code}/analysis?nodes=5000&lines=2"))
+            .await;
+        assert_eq!(a.status, 200, "{game}: {}", a.json());
+        let a = a.json();
+        let actions = a["lines"][0]["actions"].clone();
+        let played = app
+            .post_json(
+                &format!("/v1/{game}/{code}/play"),
+                &json!({ "actions": actions }),
+            )
+            .await;
+        assert_eq!(played.status, 200, "{game}: {a} {}", played.json());
+        let m = app.get(&format!("/v1/{game}/{code}/move?level=3")).await;
+        assert_eq!(m.status, 200, "{game}: {}", m.json());
+        let m = m.json();
+        let played = app
+            .post_json(
+                &format!("/v1/{game}/{code}/play"),
+                &json!({ "actions": m["actions"] }),
+            )
+            .await;
+        assert_eq!(played.status, 200, "{game}: {m}");
+        if game == "tetris" {
+            assert_eq!(
+                m["actions"].as_array().and_then(|a| a.last()),
+                Some(&json!("hard")),
+                "{m}"
+            );
+        }
+    }
+    // Xiangqi's line is read (and must lead to the code) before the search.
     let elsewhere = json!({ "history": {
         "fen": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
         "moves": ["h2e2"]
