@@ -43,10 +43,10 @@ pub struct KeptRecord {
 }
 
 impl Matches {
-    /// The record of match `id`: the moves storage keeps of it, up to its
-    /// current ply, and the position they start from. What storage keeps
-    /// is, today, the last [`HISTORY_CAP`] moves; a match that has played
-    /// no more than that comes back whole from its start.
+    /// The record of match `id` as an export writes it: every move of its
+    /// full record (a fork's base's moves up to the fork included) up to
+    /// its current ply, and the position they start from. A match kept
+    /// before full records were starts at the oldest move it still had.
     ///
     /// # Errors
     ///
@@ -55,8 +55,9 @@ impl Matches {
     #[tracing::instrument(skip(self))]
     pub async fn kept_record(&self, id: MatchId) -> Result<KeptRecord, MatchError> {
         let mut conn = self.db.acquire().await?;
-        let (game, kept) = Self::load_history(&mut conn, id).await?;
-        let (_, seats) = Self::load(&mut conn, id).await?;
+        let (game, seats, kept) = store::record(&mut conn, self.db.backend(), id)
+            .await?
+            .ok_or(MatchError::UnknownMatch(id))?;
         drop(conn);
         // An undo or a fork may leave moves past the current ply in no
         // history, but never in this one's; only the moves up to it count.
