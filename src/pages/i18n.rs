@@ -389,7 +389,14 @@ mod tests {
                     }
                 }
             }
-            for piece in line.split("t(").skip(1) {
+            // `t(` as a call of its own, not the end of `split(` or `last(`.
+            let calls = line.match_indices("t(").filter(|&(at, _)| {
+                !line[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
+            });
+            for piece in calls.map(|(at, _)| &line[at + 2..]) {
                 // The first quoted key, and a ternary's second branch.
                 let quoted: Vec<&str> = piece.split('\'').collect();
                 let head = quoted.first().copied().unwrap_or_default();

@@ -236,7 +236,10 @@ mod tests {
         for size in [1, 3, 4096, 65_536] {
             let (passed, tripped, pulled) = run(&bytes, size, 65_536);
             assert!(tripped);
-            assert!(passed <= before, "{passed} bytes passed");
+            // A header split across chunks has its first bytes passed on
+            // before its length is known (at most 13 of them), never a
+            // byte of the payload it declares.
+            assert!(passed < before + 14, "{passed} bytes passed");
             // Reading stopped at the chunk holding the header's end.
             assert!(pulled <= before + 14 + size, "{pulled} bytes read");
         }
