@@ -436,8 +436,16 @@ parameters = { "body.game" = { dictionary = "games", probability = 0.8 }, "body.
 # (400); a move that is not legal where it stands, a ply that is not kept
 # (422); an If-Match naming a version the match is no longer at (412).
 [[operations]]
-include-operation-id = ["statePage", "start", "read", "export", "pictureSvg", "picturePng", "import", "matchPictureSvg", "matchPicturePng", "createMatch", "openSeek", "takeSeek", "joinMatch", "declineInvite"]
+include-operation-id = ["statePage", "start", "read", "export", "pictureSvg", "picturePng", "cardPng", "matchPictureSvg", "matchPicturePng", "matchCardPng", "createMatch", "openSeek", "takeSeek", "joinMatch", "declineInvite", "fumen", "analyse", "computerMove", "matchRecordPgn", "matchRecordXqf", "matchRecordPsq", "matchRecordTxt", "matchReplayGif"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", 400, 401, 403, 404, 409, 429, "5xx"]
+
+# Imports read the text or file they are given (a fumen, a PGN, an XQF): a
+# string the schema allows may still be no record (422), a file's type is
+# its Content-Type (415); a search on a line must be given a line that
+# leads to the code (422).
+[[operations]]
+include-operation-id = ["import", "importRecord", "analyseLine", "computerMoveLine"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", 400, 401, 403, 404, 409, 413, 415, 422, 429, "5xx"]
 
 [[operations]]
 include-operation-id = "play"

@@ -228,10 +228,7 @@ fn language(
     req: &HttpRequest,
     worded: bool,
 ) -> Result<Option<Words>, ApiError> {
-    if !worded {
-        return Ok(None);
-    }
-    match &query.lang {
+    let asked: Option<Words> = match &query.lang {
         Some(tag) => Lang::from_tag(tag)
             .map(|lang| {
                 Some(Words {
@@ -245,13 +242,16 @@ fn language(
                     ProblemKind::InvalidQuery,
                     format!("lang {tag:?} is not one of {}", tags.join(", ")),
                 )
-                .into()
-            }),
-        None => Ok(Some(Words {
+            })
+            .map_err(ApiError::from)?,
+        None => Some(Words {
             lang: Lang::of(req),
             negotiated: true,
-        })),
-    }
+        }),
+    };
+    // A picture without words takes `lang` too (it is checked, then not
+    // needed), so that one link shape serves every picture.
+    Ok(asked.filter(|_| worded))
 }
 
 /// The language a picture's words are in, and whether it came from the
