@@ -117,8 +117,9 @@ export async function englishWords(page) {
     }
     return parts.join('\n');
   });
-  // Key caps keep their English names (Tab, Esc, Shift).
-  const allowed = new Set(['qipan', 'API', 'JSON', 'PNG', 'WXF', 'ICCS', 'FEN', 'English', 'Tab', 'Esc', 'Shift']);
+  // Key caps keep their English names (Tab, Esc, Shift); file formats are
+  // named as their files are (PGN, XQF, GIF).
+  const allowed = new Set(['qipan', 'API', 'JSON', 'PNG', 'GIF', 'PGN', 'XQF', 'PSQ', 'WXF', 'ICCS', 'FEN', 'English', 'Tab', 'Esc', 'Shift']);
   return (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !allowed.has(w));
 }
 

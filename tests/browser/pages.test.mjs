@@ -25,7 +25,8 @@ describe('share pages', { timeout: TIMEOUT * 2 }, () => {
     const width = await img.evaluate((el) => el.complete && el.naturalWidth);
     assert.ok(width > 0, 'the board picture loaded');
     const preview = await page.locator('meta[property="og:image"]').getAttribute('content');
-    assert.match(preview, new RegExp(`/v1/xiangqi/${code}/picture\\.png\\?size=600$`));
+    // The preview is the chat card, in the page's language.
+    assert.match(preview, new RegExp(`/v1/xiangqi/${code}/card\\.png\\?lang=en$`));
     await screenshot(page, 'share-page');
     await page.locator('a', { hasText: 'Play on from here' }).click();
     await page.waitForURL(`**/play/xiangqi/${code}`);
