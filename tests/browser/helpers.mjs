@@ -119,7 +119,7 @@ export async function englishWords(page) {
   });
   // Key caps keep their English names (Tab, Esc, Shift); file formats are
   // named as their files are (PGN, XQF, GIF).
-  const allowed = new Set(['qipan', 'API', 'JSON', 'PNG', 'GIF', 'PGN', 'XQF', 'PSQ', 'WXF', 'ICCS', 'FEN', 'English', 'Tab', 'Esc', 'Shift']);
+  const allowed = new Set(['qipan', 'API', 'JSON', 'PNG', 'GIF', 'PGN', 'XQF', 'PSQ', 'psq', 'DhtmlXQ', 'fumen', 'WXF', 'ICCS', 'FEN', 'English', 'Tab', 'Esc', 'Shift']);
   return (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !allowed.has(w));
 }
 
