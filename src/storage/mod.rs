@@ -11,13 +11,13 @@
 macro_rules! row {
     (
         $(#[$meta:meta])*
-        struct $name:ident {
-            $($(#[$field_meta:meta])* $field:ident: $ty:ty,)*
+        $vis:vis struct $name:ident {
+            $($(#[$field_meta:meta])* $field_vis:vis $field:ident: $ty:ty,)*
         }
     ) => {
         $(#[$meta])*
-        struct $name {
-            $($(#[$field_meta])* $field: $ty,)*
+        $vis struct $name {
+            $($(#[$field_meta])* $field_vis $field: $ty,)*
         }
 
         impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for $name {
