@@ -468,5 +468,7 @@ async fn connections_count_from_accept() {
     .unwrap();
     assert!(third.starts_with("HTTP/1.1 503"), "{third:?}");
     assert!(third.contains("/problems/too-many-connections"), "{third}");
-    assert!(took < std::time::Duration::from_secs(1), "{took:?}");
+    // actix holds an unfinished head for 5 s: an answer well before that
+    // is the refusal at accept, even on a machine busy with other work.
+    assert!(took < std::time::Duration::from_millis(2_500), "{took:?}");
 }
