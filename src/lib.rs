@@ -17,6 +17,7 @@ pub mod cache;
 pub mod cli;
 pub mod configuration;
 pub mod games;
+pub mod http;
 pub mod matches;
 pub mod metrics;
 pub mod pages;

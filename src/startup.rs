@@ -15,18 +15,17 @@ use qipan_rules::GameKind;
 use crate::analysis::pool::SearchPool;
 use crate::cache::ViewCache;
 use crate::configuration::Settings;
+use crate::http::connections::ConnectionCap;
+use crate::http::drain::Draining;
+use crate::http::errors::{self, method_not_allowed};
+use crate::http::front::Front;
+use crate::http::host::HostPolicy;
+use crate::http::limits::Limits;
+use crate::http::reads::{self, Reads, Routed};
 use crate::matches::Matches;
-use crate::problem::{self, method_not_allowed};
-use crate::routes::connections::ConnectionCap;
-use crate::routes::drain::Draining;
-use crate::routes::front::Front;
-use crate::routes::host::HostPolicy;
-use crate::routes::limits::Limits;
 use crate::routes::matches::{self as matches_routes, MatchService};
-use crate::routes::reads::Reads;
 use crate::routes::{
-    analysis, assets, docs, games, health, lobby, observe, pages, picture, reads, records, socket,
-    state,
+    analysis, assets, docs, games, health, lobby, observe, pages, picture, records, socket, state,
 };
 use crate::storage::{Database, Encryption};
 
@@ -145,7 +144,7 @@ impl Application {
                 // rewritten as problems too, and every request, problems
                 // included, gets its id and span.
                 .wrap(cors())
-                .wrap(ErrorHandlers::new().default_handler(problem::render_plain_errors))
+                .wrap(ErrorHandlers::new().default_handler(errors::render_plain_errors))
                 .wrap(Front {
                     counting,
                     reads: reads.clone(),
@@ -161,17 +160,17 @@ impl Application {
                 .app_data(
                     web::JsonConfig::default()
                         .limit(BODY_LIMIT)
-                        .error_handler(problem::json_error),
+                        .error_handler(errors::json_error),
                 )
-                .app_data(web::QueryConfig::default().error_handler(problem::query_error))
-                .app_data(web::PathConfig::default().error_handler(problem::path_error))
+                .app_data(web::QueryConfig::default().error_handler(errors::query_error))
+                .app_data(web::PathConfig::default().error_handler(errors::path_error))
                 .configure(routes)
                 .configure(|cfg| {
                     if counting {
                         cfg.service(resource("/metrics", GET, get().to(observe::scrape)));
                     }
                 })
-                .default_service(web::to(problem::not_found))
+                .default_service(web::to(errors::not_found))
         })
         .shutdown_timeout(10)
         // A client's FIN ends its connection at once, answer or not: a
@@ -247,7 +246,7 @@ impl Application {
                 _ = terminate.recv() => tracing::info!("SIGTERM: shutting down"),
                 _ = interrupt.recv() => tracing::info!("SIGINT: shutting down"),
             }
-            // Requests already sent are answered first (see routes::drain).
+            // Requests already sent are answered first (see http::drain).
             draining.start();
             // Searches answer at once with what they found so far.
             searches.stop();
@@ -260,7 +259,7 @@ impl Application {
 
 /// Every public endpoint answers any origin: any frontend may call them.
 /// (Reads of codes, answered before routing, add the same headers
-/// themselves: `crate::routes::reads`.)
+/// themselves: `crate::http::reads`.)
 /// No credentials are involved, so the answer is the wildcard `*`, the same
 /// for every origin — which keeps cached responses shareable (no `Vary`).
 fn cors() -> Cors {
@@ -295,8 +294,10 @@ fn num_workers() -> usize {
 ///
 /// The stateless API comes first: most requests are for it. Each game has
 /// its own `/v1/<game>` scope, a plain prefix, so a request is matched
-/// against the patterns of its own game only; inside, `start` and `import`
-/// come before `{code}` so that they are never read as codes. `/v1/matches`
+/// against the patterns of its own game only; inside, the fixed segments
+/// (`start`, `import`, `records`: [`Routed`], which the reads answered
+/// before routing skip too) come before `{code}` so that they are never
+/// read as codes. `/v1/matches`
 /// and `/v1/lobby` are scopes of their own too. Every other pattern with a
 /// variable part sits under a plain prefix of its own (`/problems`,
 /// `/play`, …), so that no request pays for matching patterns it cannot
@@ -516,11 +517,16 @@ fn redact(url: &str) -> String {
 }
 
 /// The stateless API of one game scope.
-fn game_routes(scope: actix_web::Scope) -> actix_web::Scope {
+fn game_routes(mut scope: actix_web::Scope) -> actix_web::Scope {
+    for routed in Routed::ALL {
+        let path = format!("/{}", routed.segment());
+        scope = scope.service(match routed {
+            Routed::Start => resource(&path, GET, get().to(state::start)),
+            Routed::Import => resource(&path, POST, web::post().to(state::import)),
+            Routed::Records => resource(&path, POST, web::post().to(records::import)),
+        });
+    }
     scope
-        .service(resource("/start", GET, get().to(state::start)))
-        .service(resource("/import", POST, web::post().to(state::import)))
-        .service(resource("/records", POST, web::post().to(records::import)))
         .service(resource("/{code}", GET, get().to(state::read)))
         .service(resource("/{code}/play", POST, web::post().to(state::play)))
         .service(resource("/{code}/export", GET, get().to(state::export)))

@@ -6,7 +6,7 @@
 //! same header and is a field of the `request` span that wraps the handler,
 //! so every line logged while answering — the handler's, the storage
 //! calls' — carries it. A failure of the service itself (500, or 503 when
-//! the database is away) is logged by the front middleware (`routes::front`) with the id and its
+//! the database is away) is logged by the front middleware (`http::front`) with the id and its
 //! cause, at error or warn level, so it names the request even where info
 //! spans are filtered out. When the request is answered, one event on the
 //! `qipan::request` target gives method, path, status and time.

@@ -5,7 +5,7 @@
 //!
 //! Two paths:
 //! - a cached answer (state views, pictures, `/v1/games`:
-//!   [`super::Rendered`]) keeps each compressed form beside its body, made
+//!   [`super::answer::Rendered`]) keeps each compressed form beside its body, made
 //!   once at a high level on the first request that asks for it, so a cache
 //!   hit costs no compression. Its entity tag names the form (`"…"`,
 //!   `"…-br"`, `"…-gz"`), as RFC 9110 asks of a strong tag;

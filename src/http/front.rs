@@ -12,7 +12,7 @@
 //! then, on the answer: compression ([`super::encoding`]) of a routed
 //! answer, `408` if the body missed its deadline,
 //! `Connection: close` while shutting down ([`super::drain`]), the request
-//! counted and timed by route for `/metrics` ([`super::observe`]), the id
+//! counted and timed by route for `/metrics` ([`crate::routes::observe`]), the id
 //! sent back and the service's own failures logged with it, the headers
 //! against sniffing and framing ([`super::exposure`]), and no body for a
 //! HEAD request.

@@ -4,12 +4,12 @@
 //! most, and its answer needs nothing of the router, the extractors or the
 //! middleware between [`super::front`] and the handler: [`Reads::answer`]
 //! takes the game and code from the path and answers as
-//! [`super::state::read`] would — the view from the cache, or rendered and
+//! [`crate::routes::state::read`] would — the view from the cache, or rendered and
 //! kept there — with the CORS headers `actix-cors` would add
 //! ([`crate::startup`]'s policy: any origin, no credentials). Anything else
 //! goes on to the router: a code that is not one (whose problem the
 //! handler writes), a code with percent-escapes, a browser asking for
-//! HTML, a path another route takes (`/v1/xiangqi/start`, see [`ROUTED`]),
+//! HTML, a path another route takes (`/v1/xiangqi/start`, see [`Routed`]),
 //! a path that is not a read.
 
 use std::sync::Arc;
@@ -20,8 +20,8 @@ use actix_web::http::Method;
 use actix_web::{web, HttpResponse};
 use qipan_rules::GameKind;
 
-use super::{pages, state};
 use crate::cache::ViewCache;
+use crate::routes::{pages, state};
 
 /// The headers the API exposes to scripts of other origins
 /// (`Access-Control-Expose-Headers`).
@@ -47,9 +47,33 @@ pub fn read_pattern(kind: GameKind) -> &'static str {
     }
 }
 
-/// The segments after `/v1/{game}/` that other routes of a game's scope
-/// take (`startup::game_routes`): never read as codes here.
-pub const ROUTED: [&str; 2] = ["start", "import"];
+/// The fixed segments after `/v1/{game}/` that routes of a game's scope
+/// take besides `{code}`: never read as codes here. The route table
+/// (`startup::game_routes`) registers one route per variant, matched
+/// exhaustively, so a new fixed route cannot miss this list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Routed {
+    /// `GET /v1/{game}/start`: the starting position.
+    Start,
+    /// `POST /v1/{game}/import`: a position from another notation.
+    Import,
+    /// `POST /v1/{game}/records`: a game record.
+    Records,
+}
+
+impl Routed {
+    /// Every fixed segment.
+    pub const ALL: [Routed; 3] = [Routed::Start, Routed::Import, Routed::Records];
+
+    /// The segment as the path spells it.
+    pub fn segment(self) -> &'static str {
+        match self {
+            Routed::Start => "start",
+            Routed::Import => "import",
+            Routed::Records => "records",
+        }
+    }
+}
 
 /// The game and code of a read's path (`/v1/{game}/{code}`, a known game, a
 /// code without `/` or `%` that no other route takes), or `None`.
@@ -59,7 +83,7 @@ fn read_path(path: &str) -> Option<(GameKind, &str)> {
     let kind = GameKind::ALL.into_iter().find(|k| k.as_str() == game)?;
     let plain = !code.is_empty()
         && !code.bytes().any(|b| b == b'/' || b == b'%')
-        && !ROUTED.contains(&code);
+        && !Routed::ALL.iter().any(|r| r.segment() == code);
     plain.then_some((kind, code))
 }
 

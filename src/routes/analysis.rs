@@ -14,12 +14,12 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use qipan_rules::AnyPosition;
 use serde::Serialize;
 
-use super::json::Json;
-use super::limits::charge_search;
 use super::state::{Code, Game};
 use crate::analysis::pool::{Refused, SearchPool};
 use crate::analysis::{self, AnalysisError, Ask, MoveAsk, Subject};
 use crate::games::{self, window, GameError};
+use crate::http::json::Json;
+use crate::http::limits::charge_search;
 use crate::problem::ApiError;
 use crate::wire::analysis::{AnalysisQuery, LineRequest, MoveQuery};
 use crate::wire::state::LineBody;

@@ -10,7 +10,7 @@ use actix_web::http::header::{self, EntityTag, HeaderValue};
 use actix_web::{web, HttpRequest, HttpResponse, HttpResponseBuilder};
 use rust_embed::{EmbeddedFile, RustEmbed};
 
-use super::conditional;
+use crate::http::conditional;
 use crate::pages::i18n::{self, Lang};
 use crate::problem::{Problem, ProblemKind};
 

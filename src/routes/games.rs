@@ -4,7 +4,7 @@
 
 use actix_web::{HttpRequest, HttpResponse};
 
-use super::revalidated_json;
+use crate::http::answer::revalidated_json;
 use crate::problem::ApiError;
 
 /// Lists the games.

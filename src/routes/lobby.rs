@@ -1,7 +1,7 @@
 //! The lobby: `/v1/lobby` and its seeks.
 
-use super::json::{Json, OptionalJson};
-use super::limits::{Admitted, Creates};
+use crate::http::json::{Json, OptionalJson};
+use crate::http::limits::{Admitted, Creates};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};

@@ -10,10 +10,11 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 
-use super::conditional::{self, version_tag};
-use super::json::{Json, OptionalJson};
-use super::limits::{charge_actions, Admitted, Creates, Writes};
 use super::state::Base;
+use crate::http::conditional::{self, version_tag};
+use crate::http::json::{Json, OptionalJson};
+use crate::http::limits::{charge_actions, Admitted, Creates, Writes};
+use crate::http::live::LastEventId;
 use crate::matches::{
     Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token,
 };
@@ -378,57 +379,6 @@ pub async fn join(
         })
         .await?;
     Ok(answer(StatusCode::OK, outcome))
-}
-
-/// A `Last-Event-ID` that is not a match version.
-#[derive(Debug, thiserror::Error)]
-#[error("{field} {given:?} is not a match version (the `id:` of an event, such as 7)")]
-pub struct BadLastEventId {
-    /// Where it was sent: the header, or the query parameter.
-    pub field: &'static str,
-    /// What was sent.
-    pub given: String,
-}
-
-/// The last event a client saw: the `Last-Event-ID` header, or the
-/// `last_event_id` query parameter (which a browser's WebSocket, unable to
-/// send headers, can use).
-pub struct LastEventId(pub Option<crate::matches::Version>);
-
-impl LastEventId {
-    /// Reads it from a request.
-    ///
-    /// # Errors
-    ///
-    /// [`BadLastEventId`] for a value that is not a version.
-    pub fn read(req: &HttpRequest) -> Result<LastEventId, BadLastEventId> {
-        // Versions start at 1.
-        let parse = |field: &'static str, text: &str| {
-            text.trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|&v| v >= 1)
-                .map(crate::matches::Version::new)
-                .ok_or_else(|| BadLastEventId {
-                    field,
-                    given: text.to_owned(),
-                })
-        };
-        let query =
-            web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
-                .map(web::Query::into_inner)
-                .unwrap_or_default();
-        // Both are read, so a bad one is refused whichever wins.
-        let from_query = query
-            .get("last_event_id")
-            .map(|text| parse("last_event_id", text))
-            .transpose()?;
-        if let Some(v) = req.headers().get("last-event-id") {
-            let text = String::from_utf8_lossy(v.as_bytes());
-            return parse("Last-Event-ID", &text).map(|v| LastEventId(Some(v)));
-        }
-        Ok(LastEventId(from_query))
-    }
 }
 
 /// `GET /v1/matches/{id}/events`: the match's live events, as Server-Sent

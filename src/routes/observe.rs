@@ -1,5 +1,5 @@
 //! `GET /metrics` (see [`crate::metrics`]); every request is counted for it
-//! by [`super::front`]. `--metrics false` turns both off.
+//! by [`crate::http::front`]. `--metrics false` turns both off.
 
 use actix_web::{web, HttpResponse};
 

@@ -14,9 +14,10 @@ use serde::Deserialize;
 
 use super::matches::{Id, Service};
 use super::state::{Base, Code, Game};
-use super::{conditional, immutable, Rendered};
 use crate::cache::ViewCache;
 use crate::games;
+use crate::http::answer::{immutable, Rendered};
+use crate::http::conditional;
 use crate::matches::{MatchId, Secret, Snapshot};
 use crate::pages::i18n::{self, Lang};
 use crate::pages::{

@@ -18,13 +18,13 @@ use qipan_picture::{
 };
 use qipan_rules::{AnyAction, AnyPlayer, AnyPosition, GameKind};
 
-use super::conditional;
-use super::limits::charge_picture;
 use super::matches::{Id, Service};
 use super::state::{Code, Game};
-use super::{immutable, Rendered};
 use crate::cache::ViewCache;
 use crate::games;
+use crate::http::answer::{immutable, Rendered};
+use crate::http::conditional;
+use crate::http::limits::charge_picture;
 use crate::matches::clock::slot;
 use crate::matches::{KeptMove, Mode, Seat, Snapshot};
 use crate::pages::{game_name, headline_in, player_name, Lang};

@@ -13,13 +13,13 @@ use qipan_records::xiangqi::{pgn, xqf, Charset};
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use serde::{Deserialize, Serialize};
 
-use super::conditional;
-use super::limits::{Admitted, Creates};
 use super::matches::{created, Id, Service};
 use super::state::{Code, Game};
-use super::Rendered;
 use crate::cache::ViewCache;
 use crate::games;
+use crate::http::answer::Rendered;
+use crate::http::conditional;
+use crate::http::limits::{Admitted, Creates};
 use crate::matches::{KeptRecord, MatchError, Mode, Outcome};
 use crate::pages::{headline_in, Lang};
 use crate::problem::{ApiError, Problem, ProblemKind};
@@ -651,7 +651,7 @@ pub async fn fumen(
         url,
     })
     .map_err(|e| ApiError::Internal(e.into()))?;
-    Ok(super::immutable_json(&req, body))
+    Ok(crate::http::answer::immutable_json(&req, body))
 }
 
 /// Whether an import body asks for the `fumen` format.

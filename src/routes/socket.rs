@@ -15,20 +15,16 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::frames::{FrameGuard, Oversized};
-use super::limits::{Class, Limits};
-use super::matches::{Id, LastEventId, Service};
+use super::matches::{Id, Service};
 use super::state::Base;
+use crate::http::frames::{FrameGuard, Oversized};
+use crate::http::limits::{Class, Limits};
+use crate::http::live::{LastEventId, NotAWebSocket};
 use crate::matches::{
     Item, Live, MatchError, MatchId, Matches, Offered, Precondition, Secret, Token, Version,
 };
 use crate::problem::ApiError;
 use crate::wire::live::ClientMessage;
-
-/// A request to the WebSocket endpoint that is not a handshake.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct NotAWebSocket(pub String);
 
 /// Largest message a client may send, in bytes.
 const MESSAGE_LIMIT: usize = 64 * 1024;
@@ -52,7 +48,7 @@ pub async fn socket(
     let client = limits.as_ref().and_then(|l| l.client(&req));
     let feed = s.feed(id, last, base.0, None).await?;
     // Frames are measured as their headers arrive, before the codec
-    // buffers them (see routes::frames).
+    // buffers them (see http::frames).
     let (guarded, oversized) = FrameGuard::new(body, MESSAGE_LIMIT);
     let guarded: std::pin::Pin<
         Box<dyn futures_util::Stream<Item = Result<web::Bytes, actix_web::error::PayloadError>>>,

@@ -7,7 +7,7 @@
 //! they run inside the request's span (`crate::telemetry`) and open none of
 //! their own.
 
-use super::json::Json;
+use crate::http::json::Json;
 use std::future::{ready, Ready};
 
 use actix_web::dev::Payload;
@@ -15,10 +15,10 @@ use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use qipan_rules::{AnyPosition, GameKind};
 use serde_json::value::RawValue;
 
-use super::{base_url, immutable, immutable_json, Rendered};
 use crate::cache::ViewCache;
 use crate::configuration::Settings;
 use crate::games::{self, window, Batch, GameError};
+use crate::http::answer::{base_url, immutable, immutable_json, Rendered};
 use crate::problem::ApiError;
 use crate::wire::state::{ExportQuery, StatePlayRequest};
 use crate::wire::StartQuery;
@@ -131,7 +131,7 @@ pub async fn read(
 ///
 /// [`GameError::InvalidCode`] and the like, when `code` is not a code of
 /// the game.
-pub(super) fn read_view(
+pub(crate) fn read_view(
     req: &HttpRequest,
     public_url: Option<&str>,
     cache: &ViewCache,
@@ -166,7 +166,7 @@ pub(super) fn read_key(
 
 /// A read's answer from its view: immutable, and varying by `Accept`,
 /// since browsers are sent to the page instead.
-pub(super) fn read_answer(req: &HttpRequest, view: Rendered) -> HttpResponse {
+pub(crate) fn read_answer(req: &HttpRequest, view: Rendered) -> HttpResponse {
     let mut response = immutable(req, view);
     response.headers_mut().append(
         actix_web::http::header::VARY,
@@ -190,7 +190,7 @@ pub async fn play(
     Code(code): Code,
     body: Json<StatePlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    super::limits::charge_actions(&req, body.actions.len())?;
+    crate::http::limits::charge_actions(&req, body.actions.len())?;
     let pos = games::decode(kind, &code, "code")?;
     let view = match (&pos, &body.history) {
         (_, None) => games::play(&pos, &body.actions, Batch::default(), &base.0)?.view,

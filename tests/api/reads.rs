@@ -1,4 +1,4 @@
-//! Reads of codes answered before routing (`src/routes/reads.rs`), from
+//! Reads of codes answered before routing (`src/http/reads.rs`), from
 //! the view cache or rendered there, answer exactly as the routed read:
 //! same status, body, entity tag, caching, `Vary` and CORS headers,
 //! conditional and HEAD requests included.

@@ -1730,7 +1730,7 @@ fn the_if_match_pattern_is_what_the_service_reads() {
             let req = actix_web::test::TestRequest::default()
                 .insert_header((actix_web::http::header::IF_MATCH, value))
                 .to_http_request();
-            let reads = qipan::routes::conditional::precondition(&req).is_ok();
+            let reads = qipan::http::conditional::precondition(&req).is_ok();
             let spec = pattern.is_valid(&Value::from(header.as_str()));
             prop_assert_eq!(spec, reads, "If-Match {:?}", header);
             Ok(())
