@@ -8,6 +8,7 @@ use super::{ApiError, Problem, ProblemKind};
 use crate::analysis::{AnalysisError, AVAILABLE};
 use crate::games::window::LineError;
 use crate::games::{BodyFault, GameError};
+use crate::matches::computer::ComputerError;
 use crate::matches::{ClaimRefusal, InvalidMatchId, MatchError};
 use crate::routes::conditional::IfMatchError;
 use crate::routes::json::{MalformedJson, NotJson};
@@ -362,6 +363,12 @@ impl From<MatchError> for ApiError {
                 Problem::with(ProblemKind::InvalidField, detail, field("name"))
             }
             MatchError::InvalidClock(e) => {
+                Problem::with(ProblemKind::InvalidField, detail, field(e.field()))
+            }
+            MatchError::Computer(ComputerError::Busy(_) | ComputerError::NoMove) => {
+                Problem::new(ProblemKind::AnalysisBusy, detail)
+            }
+            MatchError::Computer(e) => {
                 Problem::with(ProblemKind::InvalidField, detail, field(e.field()))
             }
             MatchError::NoDrawOffer => Problem::new(ProblemKind::NoDrawOffer, detail),
