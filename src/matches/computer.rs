@@ -109,11 +109,10 @@ impl ComputerError {
     /// The body member at fault.
     pub fn field(self) -> &'static str {
         match self {
-            ComputerError::Shape | ComputerError::NoOtherSeat { .. }
+            ComputerError::Shape
+            | ComputerError::NoOtherSeat { .. }
             | ComputerError::Busy(_)
-            | ComputerError::NoMove => {
-                "computer"
-            }
+            | ComputerError::NoMove => "computer",
             ComputerError::Level(_) => "computer.level",
             ComputerError::Ms(_) => "computer.ms",
         }
@@ -170,9 +169,7 @@ pub enum Duty {
 /// match without a computer, a match over, or the other seat's turn with
 /// nothing offered.
 pub fn duty(m: &Match, seats: &[SeatSlot]) -> Option<(Seat, Computer, Duty)> {
-    let (seat, computer) = seats
-        .iter()
-        .find_map(|s| s.computer.map(|c| (s.seat, c)))?;
+    let (seat, computer) = seats.iter().find_map(|s| s.computer.map(|c| (s.seat, c)))?;
     if !m.status.is_ongoing() {
         return None;
     }
@@ -422,9 +419,9 @@ impl Matches {
                     let reading = c.reading();
                     let own = reading.left[slot(m.game, m.to_move())];
                     match reading.since {
-                        Some(since) => Millis::new(
-                            own.get() - Millis::between(since, Timestamp::now()).get(),
-                        ),
+                        Some(since) => {
+                            Millis::new(own.get() - Millis::between(since, Timestamp::now()).get())
+                        }
                         None => own,
                     }
                 });
@@ -487,7 +484,7 @@ fn subject(m: &Match) -> Result<Subject, MatchError> {
 mod tests {
     use super::*;
     use crate::matches::create::new_match;
-    use crate::matches::{MatchStatus, MatchEnd};
+    use crate::matches::{MatchEnd, MatchStatus};
     use qipan_rules::{AnyPlayer, AnyPosition, GameKind};
 
     fn request(level: Option<i64>, ms: Option<i64>) -> Result<Computer, ComputerError> {
@@ -536,12 +533,18 @@ mod tests {
         let theirs = ScoreView::Centipawns(400);
         assert_eq!(seen_by_computer(theirs, true), theirs);
         assert!(accepts_draw(seen_by_computer(theirs, false)));
-        assert!(!accepts_draw(seen_by_computer(ScoreView::Centipawns(-400), false)));
+        assert!(!accepts_draw(seen_by_computer(
+            ScoreView::Centipawns(-400),
+            false
+        )));
         assert_eq!(
             seen_by_computer(ScoreView::ForcedWin(3), false),
             ScoreView::ForcedLoss(3)
         );
-        assert_eq!(seen_by_computer(ScoreView::Mate(2), false), ScoreView::Mate(-2));
+        assert_eq!(
+            seen_by_computer(ScoreView::Mate(2), false),
+            ScoreView::Mate(-2)
+        );
     }
 
     #[test]
@@ -552,7 +555,12 @@ mod tests {
         let v = Version::new(7);
         // Held: the same version before the lease ends.
         assert!(!claimable(v, until, v, t));
-        assert!(!claimable(v, until, v, until.minus(Duration::from_millis(1))));
+        assert!(!claimable(
+            v,
+            until,
+            v,
+            until.minus(Duration::from_millis(1))
+        ));
         // Expired: taken over.
         assert!(claimable(v, until, v, until));
         // A new version: a new turn.
@@ -630,10 +638,7 @@ mod tests {
             back_to: 0,
         };
         m.undo = Some(offer);
-        assert_eq!(
-            duty(&m, &seats).map(|d| d.2),
-            Some(Duty::AcceptUndo(offer))
-        );
+        assert_eq!(duty(&m, &seats).map(|d| d.2), Some(Duty::AcceptUndo(offer)));
         // Its own offers (it makes none) are not answered by itself.
         m.undo = None;
         m.draw = Some(computer);
@@ -645,7 +650,10 @@ mod tests {
         };
         let played = p.play(p.legal_actions()[0]).unwrap();
         m.set_position(AnyPosition::Gomoku(played.clone()), played.to_code(), 1);
-        assert_eq!(duty(&m, &seats).map(|d| (d.0, d.2)), Some((computer, Duty::Move)));
+        assert_eq!(
+            duty(&m, &seats).map(|d| (d.0, d.2)),
+            Some((computer, Duty::Move))
+        );
         // Over: nothing.
         m.status = MatchStatus::Drawn {
             reason: MatchEnd::Agreement,

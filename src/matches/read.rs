@@ -8,8 +8,8 @@ use serde_json::value::RawValue;
 use super::{KeptMove, Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
 use crate::games;
 use crate::wire::matches::{
-    ClockView, ComputerView, DrawOfferView, HistoryView, InviteView, MatchClockView, MatchView, MoveView,
-    OpeningView, ParentView, SeatView,
+    ClockView, ComputerView, DrawOfferView, HistoryView, InviteView, MatchClockView, MatchView,
+    MoveView, OpeningView, ParentView, SeatView,
 };
 
 /// The URL of a match.
