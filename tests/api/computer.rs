@@ -75,6 +75,8 @@ on_both_backends!(
     a_takeback_is_accepted_at_once,
     draws_are_answered_by_the_evaluation,
     refusals_and_forks,
+    the_computers_clock_runs,
+    a_turn_left_by_a_stopped_instance_is_taken_over,
 );
 
 async fn the_computer_replies_and_moves_first(backend: Backend) {
@@ -316,6 +318,79 @@ async fn refusals_and_forks(backend: Backend) {
     send(&app, &id, "claim", &black, Some(json!({ "result": "win" })))
         .await
         .problem(409, "claim-refused");
+}
+
+async fn the_computers_clock_runs(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let (id, black, _) = computer_duel(
+        &app,
+        json!({ "game": "gomoku", "clock": { "base": 60 }, "computer": { "ms": 300 } }),
+    )
+    .await;
+    let mut watch = Stream::open(&app, &id, Some(1)).await;
+    played(&app, &id, &black, &["h8"]).await;
+    next(&mut watch).await;
+    next(&mut watch).await;
+    // Both sides have moved once: from here the clocks run.
+    played(&app, &id, &black, &["a1"]).await;
+    next(&mut watch).await;
+    let e = next(&mut watch).await;
+    assert_eq!((e.kind.as_str(), e.id), ("move", 5));
+    let v = view(&app, &id).await;
+    let white = v["clock"]["remaining"]["white"]
+        .as_f64()
+        .expect("white's time");
+    // Its search took about 300 ms off its minute (at most a tenth of it).
+    assert!((54.0..=59.8).contains(&white), "{white}");
+    assert_eq!(v["clock"]["running"], "black");
+}
+
+/// An instance that claimed the computer's turn and stopped (its lease,
+/// written here as it would have, still holds): another instance, started
+/// on the same database, takes the turn over once the lease expires.
+async fn a_turn_left_by_a_stopped_instance_is_taken_over(backend: Backend) {
+    let Some(db) = TestDb::new(backend).await else {
+        return;
+    };
+    let one = spawn_app_with(settings(&db.url)).await;
+    let (id, black, _) =
+        computer_duel(&one, json!({ "game": "gomoku", "computer": { "ms": 20 } })).await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_millis() as i64;
+    // The claim of version 2 (the reply to the move below), for 1.5 s.
+    sqlx::query(
+        "UPDATE computer_seats SET turn = 2, holder = 'stopped', lease_until = $1 \
+         WHERE match_id = $2",
+    )
+    .bind(now + 1_500)
+    .bind(&id)
+    .execute(one.database().expect("a database").pool())
+    .await
+    .expect("leased");
+    played(&one, &id, &black, &["h8"]).await;
+    one.stop().await;
+    let two = spawn_app_with(settings(&db.url)).await;
+    let mut watch = Stream::open(&two, &id, Some(2)).await;
+    let e = next(&mut watch).await;
+    assert_eq!(
+        (e.kind.as_str(), e.id, &e.data["seat"]),
+        ("move", 3, &json!("white"))
+    );
+    let waited = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_millis() as i64;
+    assert!(waited >= now + 1_500, "not before the lease expired");
+    let claims: i64 = sqlx::query_scalar("SELECT claims FROM computer_seats WHERE match_id = $1")
+        .bind(&id)
+        .fetch_one(two.database().expect("a database").pool())
+        .await
+        .expect("counted");
+    assert_eq!(claims, 1);
 }
 
 /// Two instances on one PostgreSQL database, each looking for the
