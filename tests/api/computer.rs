@@ -148,6 +148,20 @@ async fn the_computer_replies_and_moves_first(backend: Backend) {
         (v["ply"].as_i64(), &v["to_move"]),
         (Some(1), &json!("black"))
     );
+    // Its page names it in the reader's language, with its level.
+    for (lang, name) in [("en", "Computer · level 1"), ("zh-CN", "电脑 · 1 级")] {
+        let res = app
+            .request(
+                Method::GET,
+                &format!("/m/{id}"),
+                &[("accept-language", lang)],
+                None,
+            )
+            .await;
+        assert_eq!(res.status, 200);
+        let page = String::from_utf8_lossy(&res.body);
+        assert!(page.contains(name), "{lang}: {name} not in the page");
+    }
 
     // Quoridor at level 2 (200 ms a move): a reply within the deadline.
     let (id, first, v) = computer_duel(
