@@ -391,7 +391,8 @@ impl Matches {
                 // The search runs without a connection held (SQLite has one).
                 drop(conn);
                 let to_move = Seat::Side(m.to_move()) == seat;
-                let time = search_time(computer, None);
+                // On its own turn its clock runs while it thinks.
+                let time = search_time(computer, to_move.then(|| time_left(&m)).flatten());
                 let thinker = analysis::thinker(subject(&m)?).map_err(|_| NO_MOVE)?;
                 let view = self
                     .search(move |limits| thinker.analyse(&limits, 1), time)
@@ -415,17 +416,7 @@ impl Matches {
             }
             Duty::Move => {
                 drop(conn);
-                let left = m.clock.map(|c| {
-                    let reading = c.reading();
-                    let own = reading.left[slot(m.game, m.to_move())];
-                    match reading.since {
-                        Some(since) => {
-                            Millis::new(own.get() - Millis::between(since, Timestamp::now()).get())
-                        }
-                        None => own,
-                    }
-                });
-                let time = search_time(computer, left);
+                let time = search_time(computer, time_left(&m));
                 let seed = xxhash_rust::xxh3::xxh3_64(format!("{}:{}", m.id, m.ply).as_bytes());
                 let thinker = analysis::thinker(subject(&m)?).map_err(|_| NO_MOVE)?;
                 let level = computer.level;
@@ -467,6 +458,18 @@ impl Matches {
         .await
         .map_err(|refused| MatchError::Computer(ComputerError::Busy(refused)))
     }
+}
+
+/// The time the side to move of a timed duel has left now.
+fn time_left(m: &Match) -> Option<Millis> {
+    m.clock.map(|c| {
+        let reading = c.reading();
+        let own = reading.left[slot(m.game, m.to_move())];
+        match reading.since {
+            Some(since) => Millis::new(own.get() - Millis::between(since, Timestamp::now()).get()),
+            None => own,
+        }
+    })
 }
 
 /// What a turn with nothing to search ends in.
