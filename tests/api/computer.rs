@@ -162,6 +162,10 @@ async fn the_computer_replies_and_moves_first(backend: Backend) {
         let page = String::from_utf8_lossy(&res.body);
         assert!(page.contains(name), "{lang}: {name} not in the page");
     }
+    // Its game record names it as records name engines.
+    let pgn = app.get(&format!("/v1/matches/{id}/record.pgn")).await;
+    assert_eq!(pgn.status, 200);
+    assert!(String::from_utf8_lossy(&pgn.body).contains("[Red \"qipan (level 1)\"]"));
 
     // Quoridor at level 2 (200 ms a move): a reply within the deadline.
     let (id, first, v) = computer_duel(
