@@ -11,7 +11,7 @@
 //! - on its turn it moves: the game's search ([`crate::analysis::thinker`])
 //!   at its level and time, on the search pool (never on an HTTP thread),
 //!   written through the same guarded path as a seat's move
-//!   ([`Matches::play_as`]), so the move is published to every stream like
+//!   (`Matches::play_as`), so the move is published to every stream like
 //!   any other. In a timed duel its clock runs as a person's does, and it
 //!   spends at most a tenth of its time left on a move.
 //!
@@ -21,7 +21,7 @@
 //! holds, so it cannot be joined nor played for.
 //!
 //! **Exactly once across instances.** Every instance runs one loop
-//! ([`Matches::start_computer`]) that looks, when this instance wrote to a
+//! (`Matches::start_computer`) that looks, when this instance wrote to a
 //! computer's match and at least every [`POLL`], for the matches whose
 //! computer has something to do (`storage::computer::due`), and claims each
 //! one's turn with a lease before searching: one `UPDATE computer_seats …
