@@ -432,8 +432,9 @@ parameters = { "body.game" = { dictionary = "games", probability = 0.8 }, "body.
 # of the five games'), a variant, size, seed, format or picture side the
 # game does not have, a \`last\` move or \`from\` code that does not fit, an
 # invite sent in neither the body nor the query, a display name that is no
-# SeatName (blank, or with a control character or a bidirectional override)
-# (400); a move that is not legal where it stands, a ply that is not kept
+# SeatName (blank, or with a control character or a bidirectional override),
+# a \`computer\` with neither level nor ms or for a one-player game or a solo
+# match (400); a move that is not legal where it stands, a ply that is not kept
 # (422); an If-Match naming a version the match is no longer at (412).
 [[operations]]
 include-operation-id = ["statePage", "start", "read", "export", "pictureSvg", "picturePng", "cardPng", "matchPictureSvg", "matchPicturePng", "matchCardPng", "createMatch", "openSeek", "takeSeek", "joinMatch", "declineInvite", "fumen", "analyse", "computerMove", "matchRecordPgn", "matchRecordXqf", "matchRecordPsq", "matchRecordTxt", "matchReplayGif"]

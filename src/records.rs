@@ -333,8 +333,7 @@ pub fn xiangqi_record(rec: &KeptRecord, site: &str) -> Option<xr::Record> {
         rec.seats
             .iter()
             .find(|s| matches!(s.seat, Seat::Side(p) if p.as_str() == side))
-            .and_then(|s| s.name.as_ref())
-            .map(|n| n.as_str().to_owned())
+            .and_then(recorded_name)
     };
     let result = match m.status {
         MatchStatus::Won { winner, .. } if winner.as_str() == "red" => xr::Outcome::RedWins,
@@ -381,6 +380,15 @@ pub fn family(name: Option<&str>) -> Option<Family> {
     }
 }
 
+/// The name a record gives a seat: its holder's display name, or for the
+/// computer `qipan (level N)`, as records name engines.
+fn recorded_name(seat: &crate::matches::SeatSlot) -> Option<String> {
+    match (&seat.computer, &seat.name) {
+        (Some(c), _) => Some(format!("qipan (level {})", c.level.get())),
+        (None, name) => name.as_ref().map(|n| n.as_str().to_owned()),
+    }
+}
+
 /// The players of a match by its game's order, `None` for a seat without a
 /// name (a solo match has none).
 pub fn seat_names(rec: &KeptRecord) -> Vec<Option<String>> {
@@ -392,8 +400,7 @@ pub fn seat_names(rec: &KeptRecord) -> Vec<Option<String>> {
             rec.seats
                 .iter()
                 .find(|s| s.seat == Seat::Side(p))
-                .and_then(|s| s.name.as_ref())
-                .map(|n| n.as_str().to_owned())
+                .and_then(recorded_name)
         })
         .collect()
 }

@@ -82,8 +82,16 @@ impl Application {
         if let Some(db) = &database {
             settings.retention().start(db.clone());
         }
+        let searches = web::Data::new(SearchPool::new(
+            settings
+                .analysis_threads
+                .unwrap_or_else(SearchPool::default_threads),
+            settings.analysis_queue,
+        ));
         let mut matches = database.clone().map(|db| Matches::new(db, live));
         if let Some(m) = &mut matches {
+            // The computer's moves run on the analysis pool.
+            m.seat_computer(searches.clone().into_inner());
             m.start_live()
                 .await
                 .context("starting live play (PostgreSQL LISTEN, seat presence)")?;
@@ -113,12 +121,6 @@ impl Application {
                 }
             });
         }
-        let searches = web::Data::new(SearchPool::new(
-            settings
-                .analysis_threads
-                .unwrap_or_else(SearchPool::default_threads),
-            settings.analysis_queue,
-        ));
         let pool = searches.clone();
         let hosts = web::Data::new(HostPolicy::new(
             settings.public_url.as_deref(),

@@ -4,6 +4,7 @@ use qipan_rules::xiangqi::Counters;
 use qipan_rules::AnyPosition;
 
 use super::clock::{Clock, ClockError, TimeControl};
+use super::computer::{Computer, ComputerError};
 use super::events::{Change, EventKind, MatchEvent};
 use super::line;
 use super::read::{invite_view, render, Shown};
@@ -24,7 +25,7 @@ impl Matches {
     /// # Errors
     ///
     /// `UnknownGame`, `FromWithStart`, `SoloOnly`, `UnknownSeat`,
-    /// `InvalidName`, `InvalidClock`; the game's refusal of a code,
+    /// `InvalidName`, `InvalidClock`, `Computer`; the game's refusal of a code,
     /// variant, seed or size; storage errors.
     #[tracing::instrument(skip_all, fields(game = %req.game))]
     pub async fn create(&self, req: &CreateRequest, base: &str) -> Result<Outcome, MatchError> {
@@ -71,6 +72,18 @@ impl Matches {
             (None, Mode::Duel) => Seat::Side(position.to_move()),
             (None, Mode::Solo) => Seat::Solo,
         };
+        let computer = req
+            .computer
+            .as_ref()
+            .map(|c| {
+                let computer = Computer::parse(c)?;
+                if mode != Mode::Duel {
+                    return Err(ComputerError::NoOtherSeat { game: kind, mode });
+                }
+                Ok(computer)
+            })
+            .transpose()
+            .map_err(MatchError::Computer)?;
         let name = display_name(req.name.as_deref())?;
         let control = req
             .clock
@@ -97,6 +110,18 @@ impl Matches {
                     invite: None,
                     joined_at: Some(now),
                     online: false,
+                    computer: None,
+                });
+            } else if let Some(computer) = computer {
+                // The computer's seat: taken by a token nobody is given.
+                seats.push(SeatSlot {
+                    seat,
+                    name: None,
+                    token: Some(Secret::token()?.hash()),
+                    invite: None,
+                    joined_at: Some(now),
+                    online: true,
+                    computer: Some(computer),
                 });
             } else {
                 let invite = Secret::invite()?;
@@ -107,6 +132,7 @@ impl Matches {
                     invite: Some(invite.hash()),
                     joined_at: None,
                     online: false,
+                    computer: None,
                 });
                 invites.push(invite_view(base, id, seat, &invite));
             }
@@ -119,7 +145,16 @@ impl Matches {
             m.window = Some(line);
         }
         m.clock = control.map(Clock::new);
-        store::insert(&mut *self.db.acquire().await?, &m, &seats).await?;
+        let mut conn = self.db.acquire().await?;
+        match seats.iter().find_map(|s| s.computer.map(|c| (s.seat, c))) {
+            Some((seat, computer)) => {
+                crate::storage::computer::insert(&mut conn, &m, &seats, seat, computer).await?;
+                // It may have the first move.
+                self.computer.ring();
+            }
+            None => store::insert(&mut conn, &m, &seats).await?,
+        }
+        drop(conn);
         let shown = Shown {
             seat: mine,
             token: Some(&token),
@@ -298,6 +333,7 @@ impl Matches {
             invite: None,
             joined_at: Some(now),
             online: false,
+            computer: None,
         }];
         store::insert_fork(&mut tx, self.db.backend(), &m, &seats, from).await?;
         tx.commit().await.map_err(StorageError::from)?;

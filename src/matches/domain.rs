@@ -314,8 +314,11 @@ pub struct SeatSlot {
     /// When it was taken.
     pub joined_at: Option<Timestamp>,
     /// Whether a stream authenticated as this seat is open (on any
-    /// instance), or closed less than the grace period ago.
+    /// instance), or closed less than the grace period ago. The computer's
+    /// seat is always online.
     pub online: bool,
+    /// How the computer plays, when the computer holds this seat.
+    pub computer: Option<super::computer::Computer>,
 }
 
 /// How a match ended.

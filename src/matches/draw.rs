@@ -121,7 +121,7 @@ impl Matches {
 }
 
 /// The match is drawn by agreement at `now`.
-fn agree(m: &mut Match, now: Timestamp) {
+pub(super) fn agree(m: &mut Match, now: Timestamp) {
     m.end(
         MatchStatus::Drawn {
             reason: MatchEnd::Agreement,

@@ -66,6 +66,9 @@ pub enum MatchError {
         /// The member that gave the position (`from` or `import`).
         field: &'static str,
     },
+    /// The `computer` of a creation is refused.
+    #[error(transparent)]
+    Computer(super::computer::ComputerError),
     /// A duel was asked for a one-player game.
     #[error("{0} has one player: its matches are solo")]
     SoloOnly(GameKind),

@@ -326,6 +326,7 @@ impl Matches {
                     invite: None,
                     joined_at: Some(now),
                     online: false,
+                    computer: None,
                 }
             })
             .collect();

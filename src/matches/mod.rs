@@ -10,6 +10,7 @@
 //! - [`clock`]: time controls, clocks and the flag-fall rule; [`sweeper`]
 //!   ends the matches whose flag fell without anyone asking.
 //! - [`draw`]: draw offers; [`claim`]: claims against a seat that left.
+//! - [`computer`]: the computer in a duel's seat, answering by itself.
 //! - [`read`]: the match view and its history.
 //! - [`record`]: a match as a game record (its kept moves and where they
 //!   start), and a solo match made from one.
@@ -21,6 +22,7 @@
 
 mod claim;
 pub mod clock;
+pub mod computer;
 mod create;
 pub mod domain;
 mod draw;
@@ -42,6 +44,7 @@ pub mod retention;
 mod sweeper;
 
 pub use clock::{Clock, Millis, TimeControl};
+pub use computer::Computer;
 pub use domain::{
     KeptMove, Match, MatchEnd, MatchStatus, Mode, NameError, Parent, Seat, SeatName, SeatSlot,
     Timestamp, UndoOffer, Version, HISTORY_CAP, NAME_MAX,
@@ -124,6 +127,7 @@ pub struct Matches {
     recent: events::RecentEvents,
     live: LiveSettings,
     alarm: sweeper::Alarm,
+    computer: computer::Seating,
 }
 
 impl Matches {
@@ -138,6 +142,7 @@ impl Matches {
             recent: events::RecentEvents::default(),
             live,
             alarm: sweeper::Alarm::default(),
+            computer: computer::Seating::default(),
         }
     }
 
@@ -160,6 +165,7 @@ impl Matches {
         self.presence.start().await?;
         lobby::sweep(self.db.clone(), self.hub.clone());
         self.start_sweeper();
+        self.start_computer();
         Ok(())
     }
 
@@ -270,6 +276,10 @@ impl Matches {
                     // A new deadline may come before the one the sweeper
                     // sleeps until.
                     self.alarm.ring();
+                }
+                if m.status.is_ongoing() && seats.iter().any(|s| s.computer.is_some()) {
+                    // The computer may have something to do now.
+                    self.computer.ring();
                 }
                 Ok(())
             }

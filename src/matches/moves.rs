@@ -2,7 +2,8 @@
 //! in a duel), answer a takeback offer, resign.
 
 use qipan_rules::AnyPosition;
-use sqlx::AnyConnection;
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection};
 
 use super::clock::{runs_at, slot};
 use super::events::{Change, EventKind, EventMove};
@@ -40,9 +41,29 @@ impl Matches {
         games::check_batch(actions)?;
         let mut conn = self.db.acquire().await?;
         let now = Timestamp::now();
-        let (mut m, seats, seat) = self
+        let (m, seats, seat) = self
             .load_seated(&mut conn, id, token, &pre, Refused::Play, now)
             .await?;
+        self.play_as(conn, m, &seats, seat, &pre, actions, base, now)
+            .await
+    }
+
+    /// Plays `actions` as `seat` on `m` as read on `conn` at `now` (a
+    /// seat's request, or the computer's move): the rules decide, the clock
+    /// is read, and the move is written guarded by the version read.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn play_as(
+        &self,
+        conn: PoolConnection<Any>,
+        mut m: Match,
+        seats: &[SeatSlot],
+        seat: Seat,
+        pre: &Precondition,
+        actions: &[String],
+        base: &str,
+        now: Timestamp,
+    ) -> Result<Outcome, MatchError> {
+        let id = m.id;
         // On SQLite the one connection is not held while the rules run (the
         // version guards the write); on PostgreSQL it is, as each return to
         // the pool costs a round trip.
@@ -132,7 +153,7 @@ impl Matches {
             None => self.db.acquire().await?,
         };
         if let Err(lost) = self
-            .write(&mut conn, &mut m, &seats, &pre, None, &kept, change)
+            .write(&mut conn, &mut m, seats, pre, None, &kept, change)
             .await
         {
             // Lost to the write that ended the match on time (a sweeper saw
@@ -143,7 +164,7 @@ impl Matches {
         crate::metrics::metrics().moves(played.count);
         let state = games::raw(played.view)?;
         Ok(Outcome {
-            view: render(&m, &seats, Some(&state), base, None)?,
+            view: render(&m, seats, Some(&state), base, None)?,
             id,
             version: m.version,
         })
@@ -233,7 +254,7 @@ impl Matches {
     /// and the clock of the side to move runs again from now if it ran
     /// then: the time spent on the moves taken back is given back to both
     /// sides.
-    async fn go_back(
+    pub(super) async fn go_back(
         &self,
         conn: &mut AnyConnection,
         m: &mut Match,
@@ -389,7 +410,7 @@ impl Matches {
 
 /// Where a takeback goes: back to `ply`, or `why` not.
 #[derive(Debug, Clone, Copy)]
-struct Back {
-    ply: i64,
-    why: Missing,
+pub(super) struct Back {
+    pub(super) ply: i64,
+    pub(super) why: Missing,
 }

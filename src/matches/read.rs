@@ -8,8 +8,8 @@ use serde_json::value::RawValue;
 use super::{KeptMove, Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
 use crate::games;
 use crate::wire::matches::{
-    ClockView, DrawOfferView, HistoryView, InviteView, MatchClockView, MatchView, MoveView,
-    OpeningView, ParentView, SeatView,
+    ClockView, ComputerView, DrawOfferView, HistoryView, InviteView, MatchClockView, MatchView,
+    MoveView, OpeningView, ParentView, SeatView,
 };
 
 /// The URL of a match.
@@ -139,6 +139,10 @@ pub(super) fn render_with(
                 taken: s.token.is_some(),
                 joined_at: s.joined_at.map(|t| t.rfc3339()),
                 online: s.online,
+                computer: s.computer.map(|c| ComputerView {
+                    level: c.level.get(),
+                    ms: c.time.get(),
+                }),
             })
             .collect(),
         status: m.status.into(),

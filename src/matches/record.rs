@@ -175,6 +175,7 @@ impl Matches {
             invite: None,
             joined_at: Some(now),
             online: false,
+            computer: None,
         }];
         store::insert_with_moves(&mut *self.db.acquire().await?, &m, &seats, &moves).await?;
         crate::metrics::metrics().match_created();

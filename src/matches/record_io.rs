@@ -163,6 +163,7 @@ impl Matches {
             invite: None,
             joined_at: Some(now),
             online: false,
+            computer: None,
         }];
         let skip = plies.len().saturating_sub(HISTORY_CAP as usize);
         let kept: Vec<KeptMove> = plies

@@ -344,10 +344,21 @@ fn render_match(
             (false, _) => words.text("page.seat.open"),
         };
         let side = side_name(seat.seat.as_str(), lang);
-        let value = match &seat.name {
+        // The computer has no name of its own: it is called so in the
+        // page's language, with its level.
+        let computer = seat.computer.map(|c| {
+            words.format(
+                "seat.computer_level",
+                &[("level", &c.level.get().to_string())],
+            )
+        });
+        let value = match computer
+            .as_deref()
+            .or(seat.name.as_ref().map(|n| n.as_str()))
+        {
             Some(name) => words.format(
                 "page.seat.named",
-                &[("side", &side), ("name", name.as_str()), ("state", state)],
+                &[("side", &side), ("name", name), ("state", state)],
             ),
             None => words.format("page.seat.plain", &[("side", &side), ("state", state)]),
         };

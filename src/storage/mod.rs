@@ -31,6 +31,7 @@ macro_rules! row {
     };
 }
 
+pub mod computer;
 pub mod lobby;
 pub mod matches;
 pub mod retention;

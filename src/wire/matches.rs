@@ -100,6 +100,20 @@ pub struct CreateRequest {
     pub name: Option<String>,
     /// A duel's time control; none by default.
     pub clock: Option<ClockRequest>,
+    /// Seats the computer in the duel's other seat.
+    pub computer: Option<ComputerRequest>,
+}
+
+/// The `computer` of `POST /v1/matches`: `{"level": 1–10}`, `{"ms": N}`
+/// (full strength at N milliseconds a move) or both. Signed, so that a
+/// negative number is refused as out of range, naming its member.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComputerRequest {
+    /// How strongly it plays: 1 (a beginner can win) to 10.
+    pub level: Option<i64>,
+    /// Its search time per move, in milliseconds: 1 to 5000.
+    pub ms: Option<i64>,
 }
 
 /// The `clock` of `POST /v1/matches` and `POST /v1/lobby/seeks`:
@@ -199,8 +213,21 @@ pub struct SeatView<'a> {
     pub taken: bool,
     /// When it was taken (RFC 3339).
     pub joined_at: Option<String>,
-    /// Whether a stream authenticated as this seat is open.
+    /// Whether a stream authenticated as this seat is open (always, for
+    /// the computer's seat).
     pub online: bool,
+    /// Present when the computer holds the seat: how strongly it plays.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computer: Option<ComputerView>,
+}
+
+/// The computer in a seat: its level and its search time per move.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct ComputerView {
+    /// 1 (a beginner can win) to 10 (full strength).
+    pub level: u8,
+    /// Search time per move, in milliseconds.
+    pub ms: i64,
 }
 
 /// An open seat's invite, shown once to the creator.

@@ -54,6 +54,15 @@ export function problemText(problem) {
 }
 
 // A side as a sentence names it, in the page's language: 红方, Black, 玩家 1.
+// The name a seat shows: its holder's, or the computer's (which has none of
+// its own) in the page's language with its level.
+export function seatName(seat) {
+  if (seat.computer) {
+    return seat.computer.level ? t('seat.computer_level', { level: seat.computer.level }) : t('seat.computer');
+  }
+  return seat.name || '';
+}
+
 export function sideName(side) {
   if (side === '1' || side === '2' || side === 1 || side === 2) return t('side.player_n', { n: side });
   if (side === 'player' || side === 'solo') return t('side.player');

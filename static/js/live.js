@@ -21,7 +21,7 @@
 
 import { api, ApiError, readEventStream } from './api.js';
 import { h } from './dom.js';
-import { t, sideName, problemKind, untilText } from './i18n.js';
+import { t, sideName, seatName, problemKind, untilText } from './i18n.js';
 import { moveText } from './notation.js';
 
 const $ = (id) => document.getElementById(id);
@@ -663,7 +663,7 @@ export class Live {
     const bar = (s) => {
       const you = s.seat === mine;
       const turn = m.status.state === 'ongoing' && m.to_move === s.seat;
-      const name = s.name || (s.taken ? sideName(s.seat) : t('bar.open_seat'));
+      const name = seatName(s) || (s.taken ? sideName(s.seat) : t('bar.open_seat'));
       return [h('div', {
         class: `clock-row${turn ? ' turn' : ''}${m.clock && m.clock.running === s.seat ? ' running' : ''}`,
         'data-side': s.seat,
@@ -793,7 +793,7 @@ export class Live {
     }
     parts.push(h('ul', { class: 'seats', 'aria-label': t('match.seats') }, ...m.seats.map((s) => h('li', { 'data-seat': s.seat, 'data-online': String(s.online) },
       h('span', { class: `online${s.online ? ' on' : ''}`, 'aria-hidden': 'true' }),
-      `${m.mode === 'solo' ? t('side.player') : sideName(s.seat)}${s.name ? ` · ${s.name}` : ''}${s.seat === mine ? ` ${t('match.you_mark')}` : ''} — ${s.taken ? (s.online ? t('bar.online') : t('bar.offline')) : t('bar.open_seat')}`))));
+      `${m.mode === 'solo' ? t('side.player') : sideName(s.seat)}${seatName(s) ? ` · ${seatName(s)}` : ''}${s.seat === mine ? ` ${t('match.you_mark')}` : ''} — ${s.taken ? (s.online ? t('bar.online') : t('bar.offline')) : t('bar.open_seat')}`))));
     if (m.mode === 'duel') parts.push(h('p', { class: 'small' }, controlText(m.clock && m.clock.control)));
     const open = m.seats.find((s) => !s.taken);
     const link = this.inviteLink();

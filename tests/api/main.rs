@@ -5,6 +5,7 @@ mod analysis;
 mod binary;
 mod browser;
 mod compression;
+mod computer;
 mod db;
 mod docs;
 mod duels;

@@ -1,6 +1,7 @@
 // Matches from the page: a duel between two browsers (invite link, live
 // moves, presence, takeback), fork to practice from a kept ply, a timed
-// duel with names, ticking clocks and a draw by agreement, the lobby.
+// duel with names, ticking clocks and a draw by agreement, the lobby, a duel
+// against the computer.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -231,6 +232,25 @@ describe('matches in the page', { timeout: TIMEOUT * 2 }, () => {
     assert.deepEqual(taker.errors, []);
     await seeker.context().close();
     await taker.context().close();
+  });
+
+  test('a duel against the computer: its seat is named with its level, its reply arrives live', async () => {
+    const created = await api('POST', '/v1/matches', { game: 'gomoku', computer: { level: 2, ms: 50 } });
+    const page = await open(browser, `/play/matches/${created.id}`);
+    await page.locator('.conn', { hasText: 'live' }).waitFor();
+    await page.locator('#bar-top .name', { hasText: 'Computer · level 2' }).waitFor();
+    await page.locator('#match-info [data-seat="white"][data-online="true"]', { hasText: 'Computer · level 2' }).waitFor();
+    const res = await fetch(`${BASE}/v1/matches/${created.id}/play`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${created.token}` },
+      body: JSON.stringify({ actions: ['h8'] }),
+    });
+    assert.equal(res.status, 200);
+    // Nobody clicked for white: the computer answered by itself.
+    await page.locator('[aria-label*="White stone, move 2"]').waitFor();
+    await screenshot(page, 'computer-duel');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
   });
 
   test('a spectator sees moves live but cannot play', async () => {

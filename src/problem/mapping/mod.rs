@@ -10,6 +10,7 @@ use super::{ApiError, Problem, ProblemKind};
 use crate::analysis::{AnalysisError, AVAILABLE};
 use crate::games::window::LineError;
 use crate::games::{BodyFault, GameError};
+use crate::matches::computer::ComputerError;
 use crate::matches::{ClaimRefusal, InvalidMatchId, MatchError};
 use crate::storage::StorageError;
 use crate::wire::problem::Location;
@@ -360,6 +361,12 @@ impl From<MatchError> for ApiError {
                 Problem::with(ProblemKind::InvalidField, detail, field("name"))
             }
             MatchError::InvalidClock(e) => {
+                Problem::with(ProblemKind::InvalidField, detail, field(e.field()))
+            }
+            MatchError::Computer(ComputerError::Busy(_) | ComputerError::NoMove) => {
+                Problem::new(ProblemKind::AnalysisBusy, detail)
+            }
+            MatchError::Computer(e) => {
                 Problem::with(ProblemKind::InvalidField, detail, field(e.field()))
             }
             MatchError::NoDrawOffer => Problem::new(ProblemKind::NoDrawOffer, detail),

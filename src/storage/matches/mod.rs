@@ -261,11 +261,14 @@ pub async fn load(
     id: MatchId,
 ) -> Result<Option<(Match, Vec<SeatSlot>)>, StorageError> {
     let sql = format!(
-        "SELECT {MATCH_COLUMNS}, seat, name, token_hash, invite_hash, joined_at, \
+        "SELECT {MATCH_COLUMNS}, seats.seat, name, token_hash, invite_hash, joined_at, \
          (SELECT count(*) FROM seat_presence p WHERE p.match_id = seats.match_id \
-          AND p.seat = seats.seat AND p.seen_at > $2) AS online \
-         FROM matches JOIN seats ON seats.match_id = matches.id WHERE matches.id = $1 \
-         ORDER BY joined_at IS NULL, joined_at, seat"
+          AND p.seat = seats.seat AND p.seen_at > $2) AS online, \
+         c.level AS computer_level, c.ms AS computer_ms \
+         FROM matches JOIN seats ON seats.match_id = matches.id \
+         LEFT JOIN computer_seats c ON c.match_id = seats.match_id AND c.seat = seats.seat \
+         WHERE matches.id = $1 \
+         ORDER BY joined_at IS NULL, joined_at, seats.seat"
     );
     let rows: Vec<MatchSeatRow> = sqlx::query_as(&sql)
         .bind(id.to_string())

@@ -50,6 +50,8 @@ pub(super) struct SeatRow {
     pub(super) invite_hash: Option<String>,
     pub(super) joined_at: Option<i64>,
     pub(super) online: i64,
+    pub(super) computer_level: Option<i64>,
+    pub(super) computer_ms: Option<i64>,
 }
 }
 
@@ -265,7 +267,9 @@ impl SeatRow {
                 .joined_at
                 .map(|ms| time_of("joined_at", ms))
                 .transpose()?,
-            online: self.online > 0,
+            // The computer is always there.
+            online: self.online > 0 || self.computer_level.is_some(),
+            computer: crate::storage::computer::of_columns(self.computer_level, self.computer_ms)?,
         })
     }
 }
