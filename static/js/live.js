@@ -118,6 +118,10 @@ export class Live {
       if (this.id && (away > 15_000 || !this.live())) this.reconnect();
     });
     window.addEventListener('online', () => { if (this.id) this.reconnect(); });
+    // The device says it lost the network: the socket is as good as dead
+    // (a browser may keep it open and deliver nothing, or deliver what
+    // arrives while it says offline); drop it and wait for 'online'.
+    window.addEventListener('offline', () => { if (this.id) this.drop('offline'); });
   }
 
   live() {
@@ -235,16 +239,25 @@ export class Live {
   // and opens another at once, resuming after the last event; what the
   // events bring meanwhile is told in one message.
   reconnect() {
-    clearTimeout(this.retry);
-    if (this.ws) {
-      this.ws.onclose = null;
-      this.ws.close(1000, 'reconnecting');
-    }
-    this.ws = null;
-    this.wsReady = false;
+    this.drop('reconnecting');
     this.catchup = [];
     clearTimeout(this.catchupTimer);
     this.connect();
+  }
+
+  // Closes the socket without the retry its loss would start; requests
+  // waiting on it are told it was lost.
+  drop(reason) {
+    clearTimeout(this.retry);
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close(1000, reason);
+    }
+    this.ws = null;
+    this.wsReady = false;
+    for (const [, p] of this.refs) p.reject(new ApiError(0, { detail: 'the connection to the match was lost; try again' }));
+    this.refs.clear();
+    this.renderPanel();
   }
 
   endCatchup() {
