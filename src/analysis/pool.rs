@@ -156,8 +156,28 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// A search thread: takes jobs until the pool is dropped.
+/// How much lower than the HTTP workers' the search threads' scheduling
+/// priority is (a nice value, added to the process's own).
+pub const NICE: i32 = 10;
+
+/// Lowers the calling thread's scheduling priority by [`NICE`]: on Linux a
+/// nice value belongs to a thread, so the workers that answer HTTP keep
+/// theirs and win a core from a search whenever both are runnable. Where
+/// the system refuses, the search runs at the same priority, as before.
+fn lower_priority() {
+    #[cfg(unix)]
+    {
+        let current = rustix::process::getpriority_process(None).unwrap_or(0);
+        if let Err(e) = rustix::process::setpriority_process(None, current + NICE) {
+            tracing::warn!(error = %e, "a search thread could not lower its priority");
+        }
+    }
+}
+
+/// A search thread: lowers its priority, then takes jobs until the pool is
+/// dropped.
 fn work(queue: &Mutex<Receiver<Job>>) {
+    lower_priority();
     loop {
         let job = {
             let rx = queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -190,6 +210,22 @@ mod tests {
             }
             false
         }
+    }
+
+    /// Searches run below the priority of the threads that answer HTTP
+    /// (nice values run from -20 to 19; the test's own thread stands for a
+    /// worker).
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn searches_run_at_a_lower_priority_than_the_workers() {
+        let worker = rustix::process::getpriority_process(None).unwrap();
+        let pool = SearchPool::new(1, 1);
+        let search = pool
+            .run(|_| rustix::process::getpriority_process(None).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(search, (worker + NICE).min(19), "worker at {worker}");
+        assert!(search > worker || worker == 19);
     }
 
     #[tokio::test]
