@@ -114,6 +114,10 @@ pub enum ProblemKind {
     RateLimited,
     /// The client holds the most connections one client may.
     TooManyConnections,
+    /// The request head is over 128 KiB or has more than 96 header fields.
+    HeadTooLarge,
+    /// The request head is not HTTP/1.x as the service reads it.
+    MalformedHead,
     /// The `history` sent with a xiangqi play does not lead to its code.
     HistoryMismatch,
     /// The game has no search in this service yet.
@@ -127,7 +131,7 @@ pub enum ProblemKind {
 
 impl ProblemKind {
     /// Every kind, for the documentation endpoint.
-    pub const ALL: [ProblemKind; 49] = [
+    pub const ALL: [ProblemKind; 51] = [
         ProblemKind::UnknownGame,
         ProblemKind::InvalidCode,
         ProblemKind::MalformedAction,
@@ -173,6 +177,8 @@ impl ProblemKind {
         ProblemKind::UnknownHost,
         ProblemKind::RateLimited,
         ProblemKind::TooManyConnections,
+        ProblemKind::HeadTooLarge,
+        ProblemKind::MalformedHead,
         ProblemKind::HistoryMismatch,
         ProblemKind::AnalysisUnavailable,
         ProblemKind::AnalysisBusy,
@@ -227,6 +233,8 @@ impl ProblemKind {
             ProblemKind::UnknownHost => "unknown-host",
             ProblemKind::RateLimited => "rate-limited",
             ProblemKind::TooManyConnections => "too-many-connections",
+            ProblemKind::HeadTooLarge => "head-too-large",
+            ProblemKind::MalformedHead => "malformed-head",
             ProblemKind::HistoryMismatch => "history-mismatch",
             ProblemKind::AnalysisUnavailable => "analysis-unavailable",
             ProblemKind::AnalysisBusy => "analysis-busy",
@@ -287,6 +295,8 @@ impl ProblemKind {
             ProblemKind::UnknownHost => "Unknown host",
             ProblemKind::RateLimited => "Rate limited",
             ProblemKind::TooManyConnections => "Too many connections",
+            ProblemKind::HeadTooLarge => "Request head too large",
+            ProblemKind::MalformedHead => "Malformed request head",
             ProblemKind::HistoryMismatch => "History does not lead to the code",
             ProblemKind::AnalysisUnavailable => "Analysis unavailable",
             ProblemKind::AnalysisBusy => "Analysis busy",
@@ -331,6 +341,8 @@ impl ProblemKind {
             ProblemKind::UnknownHost => StatusCode::MISDIRECTED_REQUEST,
             ProblemKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ProblemKind::TooManyConnections => StatusCode::SERVICE_UNAVAILABLE,
+            ProblemKind::HeadTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ProblemKind::MalformedHead => StatusCode::BAD_REQUEST,
             ProblemKind::PlyNotKept => StatusCode::UNPROCESSABLE_ENTITY,
             ProblemKind::MatchesDisabled | ProblemKind::DatabaseUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -401,6 +413,8 @@ impl ProblemKind {
             ProblemKind::AnalysisBusy => "Every search thread is busy and the queue of waiting searches is full (`--analysis-threads`, `--analysis-queue`), or the service is shutting down. Retry after the seconds in Retry-After; the rest of the API is unaffected.",
             ProblemKind::InvalidRecord => "The game record sent to POST /v1/{game}/records (or the fumen sent to POST /v1/tetris/import) cannot be read. `format` names the format read, `reason` why (unreadable-move, illegal-move, truncated, bad-encoding, not-xqf, too-long, …). A move that cannot be read or played is named by `move_number`, `side`, `text`, and `legal_moves` lists what could be played there, in the notation the file is written in; a binary file's fault by its byte `offset`; a text's by `line` and `column` (and `offset` in characters).",
             ProblemKind::TooManyConnections => "This client address holds as many open connections as one client may (`--max-connections-per-client`); this connection is answered and closed. Reuse the open ones.",
+            ProblemKind::HeadTooLarge => "The request line and header fields together are 128 KiB or more, or there are more than 96 header fields. Answered before routing; the connection is closed.",
+            ProblemKind::MalformedHead => "The request head is not HTTP/1.0 or HTTP/1.1 as the service reads it: a byte a request line or a header may not hold (a NUL, 0xFF), an unknown version, a method or target that is not one, a `Content-Length` that is not a number or is given twice, a `Transfer-Encoding` other than `chunked`, two `Host` fields or none in HTTP/1.1. `detail` says which. Answered before routing; the connection is closed.",
         }
     }
 }
@@ -471,6 +485,28 @@ impl Problem {
     /// refused as it is accepted).
     pub fn body_json(&self) -> String {
         self.body(self.kind.status())
+    }
+
+    /// A whole HTTP/1.1 answer carrying the problem, for an answer written
+    /// straight to a connection, without actix (a connection over its
+    /// address's cap, a request head refused before the HTTP library reads
+    /// it). The connection closes after it. It carries the headers
+    /// `routes::exposure` gives every other answer.
+    pub fn raw_answer(&self) -> Vec<u8> {
+        let status = self.kind.status();
+        let body = self.body_json();
+        let mut bytes = format!(
+            "HTTP/1.1 {} {}\r\ncontent-type: {PROBLEM_JSON}\r\ncache-control: no-store\r\n\
+             x-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\n\
+             content-security-policy: frame-ancestors 'none'\r\nx-frame-options: DENY\r\n\
+             connection: close\r\ncontent-length: {}\r\n\r\n",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or(""),
+            body.len()
+        )
+        .into_bytes();
+        bytes.extend_from_slice(body.as_bytes());
+        bytes
     }
 
     /// The full response.

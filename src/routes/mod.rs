@@ -15,6 +15,7 @@ pub mod frames;
 pub mod front;
 pub mod games;
 pub mod health;
+pub mod heads;
 pub mod host;
 pub mod json;
 pub mod limits;
