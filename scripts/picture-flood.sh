@@ -20,6 +20,7 @@
 #
 #   bash scripts/picture-flood.sh
 #   SECONDS_EACH=30 bash scripts/picture-flood.sh
+#   SERVER_FLAGS='--rate-pictures 0' bash scripts/picture-flood.sh   # no picture budget
 #
 # Needs curl and python3; builds nothing (cargo build --release first, which builds
 # target/release/match_load too).
@@ -38,11 +39,12 @@ load=${MATCH_LOAD_BIN:-target/release/match_load}
 export RUST_LOG=warn
 # The player's own budgets are lifted (it plays flat out); the picture budget is the
 # default one, which is what is measured.
+# shellcheck disable=SC2086 # SERVER_FLAGS is split into flags on purpose
 start_server "$port" "sqlite://$tmp/qipan.db?mode=rwc" \
-    --rate-writes 0 --rate-actions 0 --rate-creates 0
+    --rate-writes 0 --rate-actions 0 --rate-creates 0 ${SERVER_FLAGS:-}
 
 cat >"$tmp/flood.py" <<'PY'
-import asyncio, random, sys, time
+import asyncio, random, signal, sys, time
 port, mode, rps = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
 code = "VVRWU1dFUjRRHEM2ODo8PgQDBQIGFBgABxMZGx8jJio"
 stats = {"200": 0, "429": 0, "other": 0}
@@ -72,19 +74,18 @@ async def conn(i):
         elif mode == "hammer":
             await asyncio.sleep(max(0.0, gap - (time.monotonic() - sent)))
 async def main():
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     tasks = [asyncio.create_task(conn(i)) for i in range(16)]
     started = time.monotonic()
-    try:
-        await asyncio.sleep(3600)
-    finally:
-        took = time.monotonic() - started
-        print(f"  flooder ({mode}): {stats['200']} pictures rendered ({stats['200'] / took:.1f}/s), "
-              f"{stats['429']} refused 429 ({stats['429'] / took:.1f}/s), {stats['other']} other",
-              flush=True)
-try:
-    asyncio.run(main())
-except KeyboardInterrupt:
-    pass
+    await stop.wait()
+    took = time.monotonic() - started
+    for t in tasks:
+        t.cancel()
+    print(f"  flooder ({mode}): {stats['200']} pictures rendered ({stats['200'] / took:.1f}/s), "
+          f"{stats['429']} refused 429 ({stats['429'] / took:.1f}/s), {stats['other']} other",
+          flush=True)
+asyncio.run(main())
 PY
 
 p99() { awk -F'"p99_ms":' 'NF > 1 { split($2, a, /[,}]/); print a[1] }'; }
@@ -100,7 +101,7 @@ flood() {
     sleep 1
 }
 unflood() {
-    kill -INT "$flooder"
+    kill "$flooder"
     wait "$flooder" 2>/dev/null || true
     flooder=
 }
