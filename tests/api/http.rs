@@ -517,15 +517,27 @@ async fn refused_heads_are_problems() {
             &answer[..answer.len().min(300)]
         );
         let lower = answer.to_ascii_lowercase();
-        assert!(lower.contains("content-type: application/problem+json\r\n"), "{answer}");
+        assert!(
+            lower.contains("content-type: application/problem+json\r\n"),
+            "{answer}"
+        );
         assert!(lower.contains("connection: close\r\n"), "{answer}");
-        assert!(lower.contains("x-content-type-options: nosniff\r\n"), "{answer}");
-        assert!(answer.contains("\"type\":\"/problems/head-too-large\""), "{answer}");
+        assert!(
+            lower.contains("x-content-type-options: nosniff\r\n"),
+            "{answer}"
+        );
+        assert!(
+            answer.contains("\"type\":\"/problems/head-too-large\""),
+            "{answer}"
+        );
         assert!(answer.contains("\"status\":431"), "{answer}");
     }
     for answer in &answers[2..4] {
         assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
-        assert!(answer.contains("\"type\":\"/problems/malformed-head\""), "{answer}");
+        assert!(
+            answer.contains("\"type\":\"/problems/malformed-head\""),
+            "{answer}"
+        );
     }
     let both = &answers[4];
     assert!(both.starts_with("HTTP/1.1 200 "), "{both}");
