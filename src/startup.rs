@@ -5,9 +5,12 @@
 use std::net::{SocketAddr, TcpListener};
 
 use actix_cors::Cors;
-use actix_web::dev::Server;
+use actix_http::error::DispatchError;
+use actix_service::{map_config, IntoServiceFactory, ServiceFactoryExt};
+use actix_web::dev::{fn_service, AppConfig, Extensions, Server};
 use actix_web::middleware::ErrorHandlers;
-use actix_web::{guard, web, App, HttpServer};
+use actix_web::rt::net::TcpStream;
+use actix_web::{guard, web, App};
 use anyhow::Context;
 
 use qipan_rules::GameKind;
@@ -19,6 +22,7 @@ use crate::http::connections::ConnectionCap;
 use crate::http::drain::Draining;
 use crate::http::errors::{self, method_not_allowed};
 use crate::http::front::Front;
+use crate::http::heads::Guarded;
 use crate::http::host::HostPolicy;
 use crate::http::limits::Limits;
 use crate::http::reads::{self, Reads, Routed};
@@ -140,8 +144,19 @@ impl Application {
             .max(1);
         let reads = Reads::new(cache.clone(), settings.public_url.as_deref());
         let settings = web::Data::new(settings);
-        let mut server = HttpServer::new(move || {
-            App::new()
+        // HttpServer, assembled from its parts so that each connection's
+        // request heads pass `http::heads` before actix reads them; the
+        // settings are HttpServer's defaults but for the half-close.
+        let mut builder = actix_server::Server::build()
+            .max_concurrent_connections(per_worker)
+            .shutdown_timeout(10)
+            .disable_signals();
+        if let Some(n) = workers {
+            builder = builder.workers(n);
+        }
+        let shutdown = builder.graceful_shutdown_signal();
+        let builder = builder.listen("qipan", listener, move || {
+            let app = App::new()
                 // Innermost first: CORS errors (a refused preflight) are
                 // rewritten as problems too, and every request, problems
                 // included, gets its id and span.
@@ -172,25 +187,44 @@ impl Application {
                         cfg.service(resource("/metrics", GET, get().to(observe::scrape)));
                     }
                 })
-                .default_service(web::to(errors::not_found))
-        })
-        .shutdown_timeout(10)
-        // A client's FIN ends its connection at once, answer or not: a
-        // closed event stream would otherwise be noticed only when a write
-        // to it fails (after up to two keep-alives), holding its seat
-        // online, its place in the open-streams gauge and its connection
-        // slot meanwhile. HTTP clients do not half-close while they wait.
-        .h1_allow_half_closed(false)
-        .on_connect(move |connection, data| cap.on_connect(connection, data))
-        .max_connections(per_worker)
-        .disable_signals()
-        .listen(listener)?;
-        if let Some(n) = workers {
-            server = server.workers(n);
-        }
+                .default_service(web::to(errors::not_found));
+            let app = app
+                .into_factory()
+                .map_err(|e: actix_web::Error| e.error_response());
+            // The bound address is the host a request without `Host` is
+            // taken to name, as HttpServer has it (its constructor is
+            // crate-private; this is the one it offers its test crate).
+            let config = AppConfig::__priv_test_new(false, addr.to_string(), addr);
+            let signal = shutdown.clone();
+            let cap = cap.clone();
+            let http = actix_http::HttpService::<Guarded, _, _, _, _>::build()
+                .graceful_shutdown_signal(move || {
+                    let signal = signal.clone();
+                    async move { signal.notified().await }
+                })
+                .client_disconnect_timeout(std::time::Duration::from_secs(1))
+                // A client's FIN ends its connection at once, answer or
+                // not: a closed event stream would otherwise be noticed
+                // only when a write to it fails (after up to two
+                // keep-alives), holding its seat online, its place in the
+                // open-streams gauge and its connection slot meanwhile.
+                // HTTP clients do not half-close while they wait.
+                .h1_allow_half_closed(false)
+                .local_addr(addr)
+                .on_connect_ext(move |io: &Guarded, data: &mut Extensions| {
+                    cap.on_connect(io.tcp(), data)
+                })
+                .h1(map_config(app, move |()| config.clone()));
+            fn_service(|io: TcpStream| {
+                let peer = io.peer_addr().ok();
+                std::future::ready(Ok::<_, DispatchError>((Guarded::new(io), peer)))
+            })
+            .and_then(http)
+        })?;
+        let server = builder.run();
         Ok(Application {
             addr,
-            server: server.run(),
+            server,
             database,
             draining,
             grace,
@@ -248,7 +282,7 @@ impl Application {
                 _ = terminate.recv() => tracing::info!("SIGTERM: shutting down"),
                 _ = interrupt.recv() => tracing::info!("SIGINT: shutting down"),
             }
-            // Requests already sent are answered first (see http::drain).
+            // Requests already sent are answered first (see routes::drain).
             draining.start();
             // Searches answer at once with what they found so far.
             searches.stop();
@@ -261,7 +295,7 @@ impl Application {
 
 /// Every public endpoint answers any origin: any frontend may call them.
 /// (Reads of codes, answered before routing, add the same headers
-/// themselves: `crate::http::reads`.)
+/// themselves: `crate::routes::reads`.)
 /// No credentials are involved, so the answer is the wildcard `*`, the same
 /// for every origin — which keeps cached responses shareable (no `Vary`).
 fn cors() -> Cors {

@@ -10,7 +10,6 @@
 //! The global cap, `--max-connections`, is actix's own: past it, the
 //! service stops accepting until a connection closes.
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -58,16 +57,7 @@ struct OverCap {
 /// The 503 problem for a connection over its client's cap, as the bytes
 /// of a whole HTTP/1.1 answer.
 fn refusal_bytes(limit: u32) -> Vec<u8> {
-    let body = Problem::new(ProblemKind::TooManyConnections, detail(limit)).body_json();
-    let mut bytes = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/problem+json\r\n\
-         cache-control: no-store\r\nx-content-type-options: nosniff\r\n\
-         connection: close\r\ncontent-length: {}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
-    bytes.extend_from_slice(body.as_bytes());
-    bytes
+    Problem::new(ProblemKind::TooManyConnections, detail(limit)).raw_answer()
 }
 
 fn detail(limit: u32) -> String {
@@ -89,15 +79,11 @@ impl ConnectionCap {
     }
 
     /// Counts a new connection (`HttpServer::on_connect`).
-    pub fn on_connect(&self, connection: &dyn Any, data: &mut Extensions) {
+    pub fn on_connect(&self, connection: &TcpStream, data: &mut Extensions) {
         if self.per_client == 0 {
             return;
         }
-        let Some(ip) = connection
-            .downcast_ref::<TcpStream>()
-            .and_then(|s| s.peer_addr().ok())
-            .map(|a| a.ip())
-        else {
+        let Ok(ip) = connection.peer_addr().map(|a| a.ip()) else {
             return;
         };
         if self.exempt.contains(&ip) {
@@ -110,16 +96,13 @@ impl ConnectionCap {
             data.insert(OverCap {
                 limit: self.per_client,
             });
-            if let Some(stream) = connection.downcast_ref::<TcpStream>() {
-                // Answered and closed before a byte is read: the answer
-                // fits a fresh socket's send buffer (written straight to
-                // the socket: the runtime has not seen it writable yet),
-                // and the shut reading half makes the connection end at
-                // once.
-                let socket = socket2::SockRef::from(stream);
-                let _ = socket.send(&refusal_bytes(self.per_client));
-                let _ = socket.shutdown(std::net::Shutdown::Both);
-            }
+            // Answered and closed before a byte is read: the answer fits a
+            // fresh socket's send buffer (written straight to the socket:
+            // the runtime has not seen it writable yet), and the shut
+            // reading half makes the connection end at once.
+            let socket = socket2::SockRef::from(connection);
+            let _ = socket.send(&refusal_bytes(self.per_client));
+            let _ = socket.shutdown(std::net::Shutdown::Both);
             return;
         }
         *n += 1;

@@ -18,6 +18,7 @@ pub mod errors;
 pub mod exposure;
 pub mod frames;
 pub mod front;
+pub mod heads;
 pub mod host;
 pub mod json;
 pub mod limits;

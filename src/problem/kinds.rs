@@ -373,6 +373,20 @@ problem_kinds! {
         title: "Too many connections",
         description: "This client address holds as many open connections as one client may (`--max-connections-per-client`); this connection is answered and closed. Reuse the open ones.",
     },
+    /// The request head is over 128 KiB or has more than 96 header fields.
+    HeadTooLarge {
+        slug: "head-too-large",
+        status: REQUEST_HEADER_FIELDS_TOO_LARGE,
+        title: "Request head too large",
+        description: "The request line and header fields together are 128 KiB or more, or there are more than 96 header fields. Answered before routing; the connection is closed.",
+    },
+    /// The request head is not HTTP/1.x as the service reads it.
+    MalformedHead {
+        slug: "malformed-head",
+        status: BAD_REQUEST,
+        title: "Malformed request head",
+        description: "The request head is not HTTP/1.0 or HTTP/1.1 as the service reads it: a byte a request line or a header may not hold (a NUL, 0xFF), an unknown version, a method or target that is not one, a `Content-Length` that is not a number or is given twice, a `Transfer-Encoding` other than `chunked`, two `Host` fields or none in HTTP/1.1. `detail` says which. Answered before routing; the connection is closed.",
+    },
     /// The `history` sent with a xiangqi play does not lead to its code.
     HistoryMismatch {
         slug: "history-mismatch",

@@ -89,6 +89,28 @@ impl Problem {
         self.body(self.kind.status())
     }
 
+    /// A whole HTTP/1.1 answer carrying the problem, for an answer written
+    /// straight to a connection, without actix (a connection over its
+    /// address's cap, a request head refused before the HTTP library reads
+    /// it). The connection closes after it. It carries the headers
+    /// `http::exposure` gives every other answer.
+    pub fn raw_answer(&self) -> Vec<u8> {
+        let status = self.kind.status();
+        let body = self.body_json();
+        let mut bytes = format!(
+            "HTTP/1.1 {} {}\r\ncontent-type: {PROBLEM_JSON}\r\ncache-control: no-store\r\n\
+             x-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\n\
+             content-security-policy: frame-ancestors 'none'\r\nx-frame-options: DENY\r\n\
+             connection: close\r\ncontent-length: {}\r\n\r\n",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or(""),
+            body.len()
+        )
+        .into_bytes();
+        bytes.extend_from_slice(body.as_bytes());
+        bytes
+    }
+
     /// The full response.
     pub fn response(&self) -> HttpResponse {
         self.response_with(self.kind.status())

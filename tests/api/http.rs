@@ -472,3 +472,85 @@ async fn connections_count_from_accept() {
     // is the refusal at accept, even on a machine busy with other work.
     assert!(took < std::time::Duration::from_millis(2_500), "{took:?}");
 }
+
+/// A request head over the limit, and one that is not HTTP, are answered
+/// with problems (`431 head-too-large`, `400 malformed-head`) like every
+/// other refusal, not with the HTTP library's bare answers; requests sent
+/// on the same connection before them are served as usual.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_heads_are_problems() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    let app = spawn_app_with(Settings::for_tests()).await;
+    let addr = app.base.trim_start_matches("http://").to_owned();
+    let answers = tokio::task::spawn_blocking(move || {
+        let exchange = |request: &[u8]| {
+            let mut s = TcpStream::connect(&addr).unwrap();
+            s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                .unwrap();
+            s.write_all(request).unwrap();
+            let mut answer = Vec::new();
+            let _ = s.read_to_end(&mut answer);
+            String::from_utf8_lossy(&answer).into_owned()
+        };
+        let huge = "a".repeat(140 * 1024);
+        let many: String = (0..97).map(|i| format!("X-H{i}: a\r\n")).collect();
+        vec![
+            exchange(
+                format!("GET /v1/games HTTP/1.1\r\nHost: localhost\r\nX-Big: {huge}\r\n\r\n")
+                    .as_bytes(),
+            ),
+            exchange(format!("GET /v1/games HTTP/1.1\r\nHost: localhost\r\n{many}\r\n").as_bytes()),
+            exchange(b"GET /v1/g\x00ames HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+            exchange(b"GET /v1/games HTTP/7.1\r\nHost: localhost\r\n\r\n"),
+            // A good request, then a bad head on the same connection.
+            exchange(
+                b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGET /\xff HTTP/1.1\r\nHost: localhost\r\n\r\n",
+            ),
+        ]
+    })
+    .await
+    .unwrap();
+    for answer in &answers[..2] {
+        assert!(
+            answer.starts_with("HTTP/1.1 431 "),
+            "{}",
+            &answer[..answer.len().min(300)]
+        );
+        let lower = answer.to_ascii_lowercase();
+        assert!(
+            lower.contains("content-type: application/problem+json\r\n"),
+            "{answer}"
+        );
+        assert!(lower.contains("connection: close\r\n"), "{answer}");
+        assert!(
+            lower.contains("x-content-type-options: nosniff\r\n"),
+            "{answer}"
+        );
+        assert!(
+            answer.contains("\"type\":\"/problems/head-too-large\""),
+            "{answer}"
+        );
+        assert!(answer.contains("\"status\":431"), "{answer}");
+    }
+    for answer in &answers[2..4] {
+        assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
+        assert!(
+            answer.contains("\"type\":\"/problems/malformed-head\""),
+            "{answer}"
+        );
+    }
+    let both = &answers[4];
+    assert!(both.starts_with("HTTP/1.1 200 "), "{both}");
+    let second = both.find("HTTP/1.1 400 ").expect("a second answer");
+    assert!(
+        both[second..].contains("/problems/malformed-head"),
+        "{both}"
+    );
+    let metrics = String::from_utf8(app.get("/metrics").await.body).unwrap();
+    assert!(
+        metrics.contains("qipan_refused_requests_total{reason=\"head-too-large\"}"),
+        "{metrics}"
+    );
+}

@@ -1,0 +1,470 @@
+//! Request heads, read before the HTTP library sees them.
+//!
+//! actix answers a head it cannot read itself, before there is a request
+//! to route: `431` with no body for a head of 128 KiB or more (or more
+//! than 96 header fields), `400` with no body for one that is not HTTP.
+//! Every other refusal of the service is a problem, so each connection's
+//! bytes pass through [`Guarded`] first: it holds each request head until
+//! the head is whole, reads it as actix would, and hands it on only when
+//! actix will read it too. A head actix would refuse is never handed on:
+//! the connection ends there for actix (the bytes before it are served as
+//! usual), and the answer written before it closes is a problem,
+//! `431 head-too-large` or `400 malformed-head`, counted in
+//! `qipan_refused_requests_total` under the same reasons.
+//!
+//! To find the next head, a request's body is skipped by its
+//! `Content-Length`. After a chunked body, a WebSocket handshake or a
+//! `CONNECT`, the rest of the connection is handed on unread: actix's own
+//! answers (bare, as before) then cover any later head.
+
+use std::io;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+
+use actix_web::http::{Method, Uri};
+use actix_web::rt::net::TcpStream;
+use bytes::{Buf, BytesMut};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+use crate::metrics;
+use crate::problem::{Problem, ProblemKind};
+
+/// A head (request line and header fields, blank line included) this
+/// long or longer is refused: actix refuses one whose end it has not seen
+/// within 128 KiB.
+pub const HEAD_LIMIT: usize = 128 * 1024;
+
+/// The most header fields a head may have (actix's own limit).
+pub const MAX_HEADERS: usize = 96;
+
+/// How much is read from the socket at once.
+const READ_CHUNK: usize = 16 * 1024;
+
+/// Why a head is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// 128 KiB or more, or more than 96 header fields.
+    TooLarge,
+    /// Not HTTP/1.x as actix reads it; the text says why.
+    Malformed(String),
+}
+
+impl Refusal {
+    /// The reason counted in `qipan_refused_requests_total`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Refusal::TooLarge => "head-too-large",
+            Refusal::Malformed(_) => "malformed-head",
+        }
+    }
+
+    /// The answer written before the connection closes.
+    pub fn answer(&self) -> Vec<u8> {
+        match self {
+            Refusal::TooLarge => Problem::new(
+                ProblemKind::HeadTooLarge,
+                format!(
+                    "the request head is {} KiB or more, or has more than {MAX_HEADERS} \
+                     header fields",
+                    HEAD_LIMIT / 1024
+                ),
+            ),
+            Refusal::Malformed(why) => Problem::new(ProblemKind::MalformedHead, why.clone()),
+        }
+        .raw_answer()
+    }
+}
+
+/// What the bytes after the last head handed on are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Framing {
+    /// The next request's head.
+    Head,
+    /// So many bytes of a request body, then a head.
+    Body(u64),
+    /// Anything: handed on unread to the end of the connection.
+    Opaque,
+}
+
+/// A head read whole: its length and what follows it.
+#[derive(Debug, PartialEq, Eq)]
+struct Head {
+    len: usize,
+    next: Framing,
+}
+
+/// Reads one head at the start of `bytes` as actix does: `None` while it is
+/// not whole yet.
+fn read_head(bytes: &[u8]) -> Result<Option<Head>, Refusal> {
+    let mut fields = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut request = httparse::Request::new(&mut fields);
+    let len = match request.parse(bytes) {
+        Ok(httparse::Status::Complete(len)) => len,
+        Ok(httparse::Status::Partial) => return Ok(None),
+        Err(httparse::Error::TooManyHeaders) => return Err(Refusal::TooLarge),
+        Err(e) => return Err(Refusal::Malformed(format!("the request head: {e}"))),
+    };
+    let malformed = |why: &str| Err(Refusal::Malformed(why.to_owned()));
+    let method = request.method.unwrap_or_default();
+    let Ok(method) = Method::from_bytes(method.as_bytes()) else {
+        return malformed("the method is not a token");
+    };
+    if Uri::try_from(request.path.unwrap_or_default()).is_err() {
+        return malformed("the request target is not a URI");
+    }
+    let http11 = request.version == Some(1);
+    let (mut length, mut chunked, mut transfer, mut host, mut websocket) =
+        (None, false, false, false, false);
+    for field in request.headers.iter() {
+        let value = || std::str::from_utf8(field.value).map(str::trim);
+        if field.name.eq_ignore_ascii_case("content-length") {
+            if length.is_some() {
+                return malformed("Content-Length is given twice");
+            }
+            match value() {
+                Ok(v) if !v.starts_with('+') => match v.parse::<u64>() {
+                    Ok(n) => length = Some(n),
+                    Err(_) => return malformed("Content-Length is not a number"),
+                },
+                _ => return malformed("Content-Length is not a number"),
+            }
+        } else if field.name.eq_ignore_ascii_case("transfer-encoding") {
+            if transfer {
+                return malformed("Transfer-Encoding is given twice");
+            }
+            transfer = true;
+            if !http11 {
+                return malformed("Transfer-Encoding in an HTTP/1.0 request");
+            }
+            match value() {
+                Ok(v) if v.eq_ignore_ascii_case("chunked") => chunked = true,
+                Ok(v) if v.eq_ignore_ascii_case("identity") => {}
+                _ => return malformed("Transfer-Encoding is neither chunked nor identity"),
+            }
+        } else if field.name.eq_ignore_ascii_case("host") {
+            if host {
+                return malformed("Host is given twice");
+            }
+            host = true;
+        } else if field.name.eq_ignore_ascii_case("upgrade") {
+            websocket |= value().is_ok_and(|v| v.eq_ignore_ascii_case("websocket"));
+        }
+    }
+    if http11 && !host {
+        return malformed("an HTTP/1.1 request without Host");
+    }
+    if transfer && !chunked {
+        return malformed("Transfer-Encoding is not chunked");
+    }
+    if transfer && length.is_some() {
+        return malformed("both Content-Length and Transfer-Encoding");
+    }
+    if !http11 && method == Method::POST && length.is_none() {
+        return malformed("an HTTP/1.0 POST without Content-Length");
+    }
+    let next = if chunked || websocket || (method == Method::CONNECT && length.is_none()) {
+        Framing::Opaque
+    } else {
+        match length {
+            Some(n) if n > 0 => Framing::Body(n),
+            _ => Framing::Head,
+        }
+    };
+    Ok(Some(Head { len, next }))
+}
+
+/// Where a connection's reading stands.
+#[derive(Debug, Default)]
+struct Reading {
+    /// Read from the socket, not yet handed on.
+    buf: BytesMut,
+    /// How many bytes at the start of `buf` may be handed on.
+    checked: usize,
+    /// How many bytes after `checked` had been read when the head there
+    /// was last looked at: it is read again only once a line has ended
+    /// since, so a head sent a byte at a time costs one parse a line.
+    looked: usize,
+    framing: Option<Framing>,
+    /// The client closed its side.
+    eof: bool,
+    /// The head refused; nothing after it is handed on.
+    refused: Option<Refusal>,
+}
+
+impl Reading {
+    fn framing(&self) -> Framing {
+        self.framing.unwrap_or(Framing::Head)
+    }
+
+    /// Checks what has arrived since the last call, as far as it can.
+    fn check(&mut self) {
+        loop {
+            let pending = self.buf.len() - self.checked;
+            match self.framing() {
+                Framing::Opaque => {
+                    self.checked = self.buf.len();
+                    return;
+                }
+                Framing::Body(n) => {
+                    let k = n.min(pending as u64);
+                    self.checked += k as usize;
+                    if k == n {
+                        self.framing = Some(Framing::Head);
+                    } else {
+                        self.framing = Some(Framing::Body(n - k));
+                        return;
+                    }
+                }
+                Framing::Head => {
+                    if pending == 0 {
+                        return;
+                    }
+                    let rest = &self.buf[self.checked..];
+                    let new_line = rest[self.looked.min(rest.len())..].contains(&b'\n');
+                    if !new_line && rest.len() < HEAD_LIMIT {
+                        self.looked = rest.len();
+                        return;
+                    }
+                    self.looked = rest.len();
+                    match read_head(rest) {
+                        Ok(Some(head)) if head.len < HEAD_LIMIT => {
+                            self.checked += head.len;
+                            self.looked = 0;
+                            self.framing = Some(head.next);
+                        }
+                        Ok(None) if rest.len() < HEAD_LIMIT => return,
+                        Ok(_) => {
+                            self.refused = Some(Refusal::TooLarge);
+                            return;
+                        }
+                        Err(refusal) => {
+                            self.refused = Some(refusal);
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A connection whose request heads are checked before actix reads them.
+pub struct Guarded {
+    io: TcpStream,
+    reading: Reading,
+    /// The refusal's answer, and how much of it is written.
+    answer: Option<(Vec<u8>, usize)>,
+}
+
+impl Guarded {
+    /// Wraps an accepted connection.
+    pub fn new(io: TcpStream) -> Guarded {
+        Guarded {
+            io,
+            reading: Reading::default(),
+            answer: None,
+        }
+    }
+
+    /// The socket itself.
+    pub fn tcp(&self) -> &TcpStream {
+        &self.io
+    }
+
+    /// Marks the refusal found by the last check: counted once, and its
+    /// answer kept for when actix closes the connection.
+    fn note_refusal(&mut self) {
+        if self.answer.is_some() {
+            return;
+        }
+        if let Some(refusal) = &self.reading.refused {
+            metrics::metrics().refused(refusal.reason());
+            self.answer = Some((refusal.answer(), 0));
+        }
+    }
+}
+
+impl AsyncRead for Guarded {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        out: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        loop {
+            let reading = &mut this.reading;
+            if reading.checked > 0 {
+                let n = reading.checked.min(out.remaining());
+                out.put_slice(&reading.buf[..n]);
+                reading.buf.advance(n);
+                reading.checked -= n;
+                return Poll::Ready(Ok(()));
+            }
+            if reading.refused.is_some() || reading.eof {
+                // The end of the connection, as far as actix knows: a head
+                // left unfinished by the client's close is dropped, as
+                // actix would.
+                return Poll::Ready(Ok(()));
+            }
+            if reading.framing() == Framing::Opaque && reading.buf.is_empty() {
+                return Pin::new(&mut this.io).poll_read(cx, out);
+            }
+            let mut chunk = [0u8; READ_CHUNK];
+            let mut read = ReadBuf::new(&mut chunk);
+            ready!(Pin::new(&mut this.io).poll_read(cx, &mut read))?;
+            if read.filled().is_empty() {
+                reading.eof = true;
+                continue;
+            }
+            reading.buf.extend_from_slice(read.filled());
+            reading.check();
+            this.note_refusal();
+        }
+    }
+}
+
+impl AsyncWrite for Guarded {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    /// Writes a refusal's answer first, then closes the sending side and
+    /// reads (and drops) what the client had already sent, so that closing
+    /// with unread bytes does not reset the connection before the client
+    /// has read the answer.
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if let Some((answer, written)) = &mut this.answer {
+            while *written < answer.len() {
+                let n = ready!(Pin::new(&mut this.io).poll_write(cx, &answer[*written..]))?;
+                if n == 0 {
+                    return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+                }
+                *written += n;
+            }
+            ready!(Pin::new(&mut this.io).poll_shutdown(cx))?;
+            let mut chunk = [0u8; READ_CHUNK];
+            for _ in 0..16 {
+                if !matches!(this.io.try_read(&mut chunk), Ok(n) if n > 0) {
+                    break;
+                }
+            }
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut this.io).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checked(chunks: &[&[u8]]) -> Reading {
+        let mut reading = Reading::default();
+        for chunk in chunks {
+            reading.buf.extend_from_slice(chunk);
+            reading.check();
+        }
+        reading
+    }
+
+    #[test]
+    fn a_whole_head_is_handed_on_and_a_partial_one_waits() {
+        let r = checked(&[b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /x HT"]);
+        assert_eq!(r.checked, 27);
+        assert_eq!(r.refused, None);
+    }
+
+    #[test]
+    fn bodies_are_skipped_by_their_length() {
+        let r = checked(&[
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nab",
+            b"\x00\xffGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+        ]);
+        assert_eq!(r.refused, None);
+        assert_eq!(r.checked, r.buf.len());
+    }
+
+    #[test]
+    fn heads_actix_refuses_are_refused() {
+        for head in [
+            &b"GET /v1/g\x00ames HTTP/1.1\r\nHost: a\r\n\r\n"[..],
+            b"GET /v1/games\xff HTTP/1.1\r\nHost: a\r\n\r\n",
+            b"GET / HTTP/7.1\r\nHost: a\r\n\r\n",
+            b"GET / HTTP/1.1\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +1\r\n\r\n",
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n",
+            b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n",
+            b"POST / HTTP/1.0\r\n\r\n",
+        ] {
+            let r = checked(&[head]);
+            assert!(
+                matches!(r.refused, Some(Refusal::Malformed(_))),
+                "{:?}",
+                String::from_utf8_lossy(head)
+            );
+            assert_eq!(r.checked, 0);
+        }
+    }
+
+    #[test]
+    fn large_heads_are_refused_before_they_end() {
+        let mut big = b"GET / HTTP/1.1\r\nHost: a\r\nX: ".to_vec();
+        big.resize(HEAD_LIMIT, b'a');
+        let r = checked(&[&big]);
+        assert_eq!(r.refused, Some(Refusal::TooLarge));
+        let many: Vec<u8> = (0..=MAX_HEADERS)
+            .flat_map(|i| format!("X-{i}: a\r\n").into_bytes())
+            .collect();
+        let r = checked(&[b"GET / HTTP/1.1\r\n", &many, b"\r\n"]);
+        assert_eq!(r.refused, Some(Refusal::TooLarge));
+        let mut near = b"GET / HTTP/1.1\r\nHost: a\r\nX: ".to_vec();
+        near.resize(HEAD_LIMIT - 5, b'a');
+        near.extend_from_slice(b"\r\n\r\n");
+        let r = checked(&[&near]);
+        assert_eq!(r.refused, None);
+        assert_eq!(r.checked, near.len());
+    }
+
+    #[test]
+    fn a_websocket_handshake_hands_on_the_rest_unread() {
+        let r = checked(&[
+            b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: upgrade\r\n\r\n",
+            b"\x81\xff\x00\x00",
+        ]);
+        assert_eq!(r.refused, None);
+        assert_eq!(r.checked, r.buf.len());
+    }
+
+    #[test]
+    fn a_head_sent_a_byte_at_a_time_is_read() {
+        let head = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        let mut r = Reading::default();
+        for b in head {
+            r.buf.extend_from_slice(&[*b]);
+            r.check();
+        }
+        assert_eq!(r.checked, head.len());
+    }
+}
