@@ -134,6 +134,7 @@ pub async fn import(
         headers,
     };
     let at = base.0.clone();
+    let kept = imported.file_headers();
     let outcome = s
         .runner()
         .run(async move {
@@ -141,6 +142,7 @@ pub async fn import(
                 imported.start,
                 imported.counters,
                 &imported.actions,
+                kept,
                 &base.0,
             )
             .await
@@ -286,15 +288,7 @@ async fn export(
         rec.game.version.get(),
         xxhash_rust::xxh3::xxh3_64(format!("{ext}?{}", req.query_string()).as_bytes())
     ));
-    let date = rec
-        .game
-        .created_at
-        .rfc3339()
-        .get(..10)
-        .unwrap_or("0000-00-00")
-        .replace('-', ".");
-    let names = records::seat_names(&rec);
-    let name = records::file_name(&names, &date, ext);
+    let name = records::download_name(&rec, ext);
     let body = match kind {
         GameKind::Xiangqi => {
             let page = crate::matches::match_page_url(&base.0, id);
@@ -472,7 +466,8 @@ pub async fn replay_gif(
     }
     let frames = frames(&rec, from, to)?;
     let caption = ReplayCaption {
-        names: if m.mode == Mode::Duel {
+        // A duel's seats, or the players an imported file named.
+        names: if m.mode == Mode::Duel || rec.headers.is_some() {
             records::seat_names(&rec)
         } else {
             Vec::new()
