@@ -7,7 +7,7 @@
 //! | game | import (`POST /v1/{game}/records`, by `Content-Type`) | export (`GET /v1/matches/{id}/record.*`) |
 //! |---|---|---|
 //! | xiangqi | `application/x-chess-pgn` (PGN), `application/x-xqf` (XQF), `text/plain` (DhtmlXQ) | `record.pgn`, `record.xqf` |
-//! | gomoku | `text/plain`: a piskvork `.psq` file or a move list | `record.psq`, `record.txt` |
+//! | gomoku | `text/plain`: a piskvork `.psq` file or a move list; `application/octet-stream`: a RenLib `.pos` file | `record.psq`, `record.txt` |
 //! | quoridor | `text/plain`: a move list (`e2 e8 e3h`) | `record.txt` |
 //!
 //! Tetris positions go through fumen instead: `GET /v1/tetris/{code}/fumen`
@@ -70,8 +70,13 @@ pub enum RecordError {
         error: ReadError,
     },
     /// A gomoku record that cannot be read.
-    #[error("gomoku record: {0}")]
-    Gomoku(GomokuError),
+    #[error("gomoku record ({format}): {error}")]
+    Gomoku {
+        /// The format read: `pos`, `psq` or `moves`.
+        format: &'static str,
+        /// Why.
+        error: GomokuError,
+    },
     /// A Quoridor move list that cannot be read.
     #[error("quoridor move list: {0}")]
     Quoridor(QuoridorError),
@@ -141,7 +146,8 @@ impl Imported {
 pub fn media_types(game: GameKind) -> &'static [&'static str] {
     match game {
         GameKind::Xiangqi => &["application/x-chess-pgn", "application/x-xqf", "text/plain"],
-        GameKind::Gomoku | GameKind::Quoridor => &["text/plain"],
+        GameKind::Gomoku => &["text/plain", "application/octet-stream"],
+        GameKind::Quoridor => &["text/plain"],
         GameKind::Twenty48 | GameKind::Tetris => &[],
     }
 }
@@ -247,8 +253,23 @@ pub fn import(
             })
         }
         GameKind::Gomoku => {
+            // A binary body is a RenLib `.pos` file; a text, `.psq` or a
+            // move list.
+            let pos = essence(media_type) == "application/octet-stream";
             let psq = qipan_records::gomoku::is_psq(body);
-            let list = qipan_records::gomoku::read(body).map_err(RecordError::Gomoku)?;
+            let list = if pos {
+                qipan_records::gomoku::read_pos(body)
+            } else {
+                qipan_records::gomoku::read(body)
+            }
+            .map_err(|error| RecordError::Gomoku {
+                format: match (pos, psq) {
+                    (true, _) => "pos",
+                    (false, true) => "psq",
+                    (false, false) => "moves",
+                },
+                error,
+            })?;
             too_long(list.moves.len())?;
             let start_query = StartQuery {
                 variant: query.variant.clone(),
@@ -260,7 +281,11 @@ pub fn import(
                 start,
                 counters: None,
                 actions: list.moves.iter().map(ToString::to_string).collect(),
-                format: if psq { "psq" } else { "moves" },
+                format: match (pos, psq) {
+                    (true, _) => "pos",
+                    (false, true) => "psq",
+                    (false, false) => "moves",
+                },
                 charset: None,
                 games: 1,
                 headers: None,

@@ -344,6 +344,43 @@ async fn gomoku_and_quoridor_records_round_trip(backend: Backend) {
             ["h8", "i9", "g7", "i7"]
         );
     }
+    // A RenLib .pos file: the count, then 15·y + x from the top-left of
+    // the 15×15 board (quinstella.net/dev/pos_format/): 0x70 is h8.
+    let pos = vec![5, 0x70, 0x71, 0x61, 0x62, 0x52];
+    let res = app
+        .request(
+            Method::POST,
+            "/v1/gomoku/records?variant=renju",
+            &[("content-type", "application/octet-stream")],
+            Some(pos),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+    let view = res.json();
+    assert_eq!(view["import"]["format"], "pos");
+    let id = view["id"].as_str().unwrap().to_owned();
+    assert_eq!(moves(&app, &id).await, ["h8", "i8", "h9", "i9", "h10"]);
+    let res = app.get(&format!("/v1/matches/{id}/record.psq")).await;
+    let again = imported(&app, "gomoku", "text/plain", res.body).await;
+    assert_eq!(
+        moves(&app, again["id"].as_str().unwrap()).await,
+        ["h8", "i8", "h9", "i9", "h10"]
+    );
+    // RenLib's pass (240) is no point; a file shorter than its count.
+    let octets = "application/octet-stream";
+    let pass = vec![5, 0x70, 0x71, 0x6f, 240, 0x72];
+    let p = post_record(&app, "gomoku", octets, pass)
+        .await
+        .problem(422, "invalid-record");
+    assert_eq!(
+        (&p["format"], &p["reason"], &p["offset"], &p["move_number"]),
+        (&json!("pos"), &json!("unreadable-move"), &json!(4), &json!(4))
+    );
+    let p = post_record(&app, "gomoku", octets, vec![3, 0x70])
+        .await
+        .problem(422, "invalid-record");
+    assert_eq!((&p["reason"], &p["offset"]), (&json!("truncated"), &json!(2)));
+
     let view = imported(
         &app,
         "quoridor",
