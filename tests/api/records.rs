@@ -191,6 +191,28 @@ async fn a_long_record_keeps_every_move_and_its_headers(backend: Backend) {
     assert_eq!(window.len(), 100);
     assert_eq!(window, line[line.len() - 100..]);
 
+    // Its record as JSON: every move with its code, the file's players.
+    let res = app.get(&format!("/v1/matches/{id}/record.json")).await;
+    assert_eq!(res.status, 200);
+    let record = res.json();
+    assert_eq!(record["start_ply"], 0);
+    let steps = record["moves"].as_array().unwrap();
+    assert_eq!(steps.len(), line.len());
+    assert_eq!(steps[0]["action"], line[0]);
+    assert_eq!(steps[0]["chinese"], "炮二平五");
+    assert_eq!(steps.last().unwrap()["code"], view["state"]["code"]);
+    assert_eq!(record["headers"]["players"], json!(["相眼竞技", "天机"]));
+    let tag = res.header("etag").unwrap().to_owned();
+    let res = app
+        .request(
+            Method::GET,
+            &format!("/v1/matches/{id}/record.json"),
+            &[("if-none-match", tag.as_str())],
+            None,
+        )
+        .await;
+    assert_eq!(res.status, 304);
+
     // The export holds every move, from the standard start, and the file's
     // headers; it reads back to the same moves and writes the same file.
     let res = app
