@@ -25,8 +25,8 @@ use crate::games::window::Window;
 use crate::matches::clock::Reading;
 use crate::matches::events::{EventKind, EventMove, MatchEvent, EVENT_CAP};
 use crate::matches::{
-    Clock, FileHeaders, KeptMove, Match, MatchEnd, MatchId, MatchStatus, Millis, Mode, Parent, Seat, SeatName,
-    SeatSlot, SecretHash, TimeControl, Timestamp, UndoOffer, Version, HISTORY_CAP,
+    Clock, FileHeaders, KeptMove, Match, MatchEnd, MatchId, MatchStatus, Millis, Mode, Parent,
+    Seat, SeatName, SeatSlot, SecretHash, TimeControl, Timestamp, UndoOffer, Version, HISTORY_CAP,
 };
 
 /// The cut-off of `seat_presence.seen_at`: rows older than this are of
@@ -871,8 +871,8 @@ pub async fn file_headers(
     .bind(id.to_string())
     .fetch_optional(conn)
     .await?;
-    Ok(
-        row.map(|(event, site, date, round, first, second, result, ply)| FileHeaders {
+    Ok(row.map(
+        |(event, site, date, round, first, second, result, ply)| FileHeaders {
             event,
             site,
             date,
@@ -880,8 +880,8 @@ pub async fn file_headers(
             players: [first, second],
             result,
             ply,
-        }),
-    )
+        },
+    ))
 }
 
 /// A match, its seats and every move of its record.

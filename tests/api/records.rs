@@ -396,12 +396,20 @@ async fn gomoku_and_quoridor_records_round_trip(backend: Backend) {
         .problem(422, "invalid-record");
     assert_eq!(
         (&p["format"], &p["reason"], &p["offset"], &p["move_number"]),
-        (&json!("pos"), &json!("unreadable-move"), &json!(4), &json!(4))
+        (
+            &json!("pos"),
+            &json!("unreadable-move"),
+            &json!(4),
+            &json!(4)
+        )
     );
     let p = post_record(&app, "gomoku", octets, vec![3, 0x70])
         .await
         .problem(422, "invalid-record");
-    assert_eq!((&p["reason"], &p["offset"]), (&json!("truncated"), &json!(2)));
+    assert_eq!(
+        (&p["reason"], &p["offset"]),
+        (&json!("truncated"), &json!(2))
+    );
 
     let view = imported(
         &app,

@@ -145,7 +145,9 @@ impl qipan_rules::Reason for GomokuError {
             GomokuError::BadBoard { .. } => "bad-board",
             GomokuError::BadMove { .. } => "unreadable-move",
             GomokuError::Empty => "no-game",
-            GomokuError::PosLength { expected, found, .. } if found < expected => "truncated",
+            GomokuError::PosLength {
+                expected, found, ..
+            } if found < expected => "truncated",
             GomokuError::PosLength { .. } => "trailing-bytes",
             GomokuError::PosPoint { .. } => "unreadable-move",
         }
