@@ -370,5 +370,8 @@ fn a_dhtmlxq_field_name_with_a_bracket_is_no_field() {
     let text = "[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\
                 [DhtmlXQ_author_id]42[/DhtmlXQ_author_id][/DhtmlXQ]";
     let record = dhtmlxq::read(text.as_bytes(), None).expect("reads");
-    assert_eq!(record.headers.other, [("author_id".to_owned(), "42".to_owned())]);
+    assert_eq!(
+        record.headers.other,
+        [("author_id".to_owned(), "42".to_owned())]
+    );
 }
