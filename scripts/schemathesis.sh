@@ -437,7 +437,7 @@ parameters = { "body.game" = { dictionary = "games", probability = 0.8 }, "body.
 # match (400); a move that is not legal where it stands, a ply that is not kept
 # (422); an If-Match naming a version the match is no longer at (412).
 [[operations]]
-include-operation-id = ["statePage", "start", "read", "export", "pictureSvg", "picturePng", "cardPng", "matchPictureSvg", "matchPicturePng", "matchCardPng", "createMatch", "openSeek", "takeSeek", "joinMatch", "declineInvite", "fumen", "analyse", "computerMove", "matchRecordPgn", "matchRecordXqf", "matchRecordPsq", "matchRecordTxt", "matchReplayGif"]
+include-operation-id = ["statePage", "start", "read", "export", "pictureSvg", "picturePng", "cardPng", "matchPictureSvg", "matchPicturePng", "matchCardPng", "createMatch", "openSeek", "takeSeek", "joinMatch", "declineInvite", "fumen", "analyse", "computerMove", "matchRecordPgn", "matchRecordXqf", "matchRecordPsq", "matchRecordTxt", "matchRecordJson", "matchReplayGif"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", 400, 401, 403, 404, 409, 429, "5xx"]
 
 # Imports read the text or file they are given (a fumen, a PGN, an XQF): a

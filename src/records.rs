@@ -7,7 +7,7 @@
 //! | game | import (`POST /v1/{game}/records`, by `Content-Type`) | export (`GET /v1/matches/{id}/record.*`) |
 //! |---|---|---|
 //! | xiangqi | `application/x-chess-pgn` (PGN), `application/x-xqf` (XQF), `text/plain` (DhtmlXQ) | `record.pgn`, `record.xqf` |
-//! | gomoku | `text/plain`: a piskvork `.psq` file or a move list | `record.psq`, `record.txt` |
+//! | gomoku | `text/plain`: a piskvork `.psq` file or a move list; `application/octet-stream`: a RenLib `.pos` file | `record.psq`, `record.txt` |
 //! | quoridor | `text/plain`: a move list (`e2 e8 e3h`) | `record.txt` |
 //!
 //! Tetris positions go through fumen instead: `GET /v1/tetris/{code}/fumen`
@@ -21,7 +21,7 @@ use qipan_rules::xiangqi::{self as xq, Counters, Family, Fen};
 use qipan_rules::{AnyPlayer, AnyPosition, GameKind};
 
 use crate::games;
-use crate::matches::{KeptRecord, MatchStatus, Seat};
+use crate::matches::{FileHeaders, KeptRecord, MatchStatus, Seat};
 use crate::wire::StartQuery;
 
 /// The most bytes a record body may have.
@@ -70,8 +70,13 @@ pub enum RecordError {
         error: ReadError,
     },
     /// A gomoku record that cannot be read.
-    #[error("gomoku record: {0}")]
-    Gomoku(GomokuError),
+    #[error("gomoku record ({format}): {error}")]
+    Gomoku {
+        /// The format read: `pos`, `psq` or `moves`.
+        format: &'static str,
+        /// Why.
+        error: GomokuError,
+    },
     /// A Quoridor move list that cannot be read.
     #[error("quoridor move list: {0}")]
     Quoridor(QuoridorError),
@@ -108,11 +113,41 @@ pub struct Imported {
     pub headers: Option<xr::Headers>,
 }
 
+/// The most characters of a header value kept with a match; a longer one
+/// is cut (a file's headers are free text).
+pub const HEADER_MAX: usize = 200;
+
+impl Imported {
+    /// What the match keeps of the file's headers: event, site, date,
+    /// round, the players and the result it names (`None` when the file
+    /// says none of them).
+    pub fn file_headers(&self) -> Option<FileHeaders> {
+        let h = self.headers.as_ref()?;
+        let keep = |v: &Option<String>| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(|v| v.chars().take(HEADER_MAX).collect::<String>())
+        };
+        let kept = FileHeaders {
+            event: keep(&h.event),
+            site: keep(&h.site),
+            date: keep(&h.date),
+            round: keep(&h.round),
+            players: [keep(&h.red), keep(&h.black)],
+            result: (h.result != xr::Outcome::Unknown).then(|| h.result.as_pgn().to_owned()),
+            ply: 0,
+        };
+        (kept != FileHeaders::default()).then_some(kept)
+    }
+}
+
 /// The media types a game's records are read from.
 pub fn media_types(game: GameKind) -> &'static [&'static str] {
     match game {
         GameKind::Xiangqi => &["application/x-chess-pgn", "application/x-xqf", "text/plain"],
-        GameKind::Gomoku | GameKind::Quoridor => &["text/plain"],
+        GameKind::Gomoku => &["text/plain", "application/octet-stream"],
+        GameKind::Quoridor => &["text/plain"],
         GameKind::Twenty48 | GameKind::Tetris => &[],
     }
 }
@@ -218,8 +253,23 @@ pub fn import(
             })
         }
         GameKind::Gomoku => {
+            // A binary body is a RenLib `.pos` file; a text, `.psq` or a
+            // move list.
+            let pos = essence(media_type) == "application/octet-stream";
             let psq = qipan_records::gomoku::is_psq(body);
-            let list = qipan_records::gomoku::read(body).map_err(RecordError::Gomoku)?;
+            let list = if pos {
+                qipan_records::gomoku::read_pos(body)
+            } else {
+                qipan_records::gomoku::read(body)
+            }
+            .map_err(|error| RecordError::Gomoku {
+                format: match (pos, psq) {
+                    (true, _) => "pos",
+                    (false, true) => "psq",
+                    (false, false) => "moves",
+                },
+                error,
+            })?;
             too_long(list.moves.len())?;
             let start_query = StartQuery {
                 variant: query.variant.clone(),
@@ -231,7 +281,11 @@ pub fn import(
                 start,
                 counters: None,
                 actions: list.moves.iter().map(ToString::to_string).collect(),
-                format: if psq { "psq" } else { "moves" },
+                format: match (pos, psq) {
+                    (true, _) => "pos",
+                    (false, true) => "psq",
+                    (false, false) => "moves",
+                },
                 charset: None,
                 games: 1,
                 headers: None,
@@ -335,19 +389,28 @@ pub fn xiangqi_record(rec: &KeptRecord, site: &str) -> Option<xr::Record> {
             .find(|s| matches!(s.seat, Seat::Side(p) if p.as_str() == side))
             .and_then(recorded_name)
     };
+    let file = rec.headers.clone().unwrap_or_default();
     let result = match m.status {
         MatchStatus::Won { winner, .. } if winner.as_str() == "red" => xr::Outcome::RedWins,
         MatchStatus::Won { .. } => xr::Outcome::BlackWins,
         MatchStatus::Drawn { .. } => xr::Outcome::Draw,
-        MatchStatus::Ongoing | MatchStatus::Over { .. } => xr::Outcome::Unknown,
+        // The file's result, while the match is where the file left it.
+        MatchStatus::Ongoing | MatchStatus::Over { .. } => file
+            .result
+            .as_deref()
+            .filter(|_| rec.headers.is_some() && m.ply == file.ply)
+            .and_then(xr::Outcome::from_pgn)
+            .unwrap_or(xr::Outcome::Unknown),
     };
+    let [red, black] = file.players;
     let mut record = xr::Record {
         headers: xr::Headers {
-            event: Some("qipan".to_owned()),
-            site: Some(site.to_owned()),
-            date: Some(m.created_at.rfc3339().get(..10)?.replace('-', ".")),
-            red: name("red"),
-            black: name("black"),
+            event: file.event.or_else(|| Some("qipan".to_owned())),
+            site: file.site.or_else(|| Some(site.to_owned())),
+            date: file.date.or_else(|| created_date(rec)),
+            round: file.round,
+            red: name("red").or(red),
+            black: name("black").or(black),
             result,
             termination: m.status.reason().map(|r| r.as_str().to_owned()),
             ..xr::Headers::default()
@@ -389,20 +452,44 @@ fn recorded_name(seat: &crate::matches::SeatSlot) -> Option<String> {
     }
 }
 
-/// The players of a match by its game's order, `None` for a seat without a
-/// name (a solo match has none).
+/// The players of a match by its game's order: a seat's name, else the
+/// name its imported file gave; `None` for neither (a solo match has no
+/// seat names).
 pub fn seat_names(rec: &KeptRecord) -> Vec<Option<String>> {
     rec.game
         .game
         .players()
         .iter()
-        .map(|&p: &AnyPlayer| {
+        .enumerate()
+        .map(|(i, &p): (usize, &AnyPlayer)| {
             rec.seats
                 .iter()
                 .find(|s| s.seat == Seat::Side(p))
                 .and_then(recorded_name)
+                .or_else(|| {
+                    rec.headers
+                        .as_ref()
+                        .and_then(|h| h.players.get(i).cloned().flatten())
+                })
         })
         .collect()
+}
+
+/// The day a match was made, written `yyyy.mm.dd`.
+fn created_date(rec: &KeptRecord) -> Option<String> {
+    Some(rec.game.created_at.rfc3339().get(..10)?.replace('-', "."))
+}
+
+/// A download's name for a match's record in `ext`: its players and its
+/// date (the imported file's, else the day the match was made).
+pub fn download_name(rec: &KeptRecord, ext: &str) -> String {
+    let date = rec
+        .headers
+        .as_ref()
+        .and_then(|h| h.date.clone())
+        .or_else(|| created_date(rec))
+        .unwrap_or_else(|| "0000.00.00".to_owned());
+    file_name(&seat_names(rec), &date, ext)
 }
 
 /// A download's `Content-Disposition`: an ASCII `filename` (other

@@ -472,6 +472,11 @@ fn match_routes() -> actix_web::Scope {
             get().to(records::record_txt),
         ))
         .service(resource(
+            "/{id}/record.json",
+            GET,
+            get().to(records::record_json),
+        ))
+        .service(resource(
             "/{id}/ws",
             GET_ONLY,
             web::get().to(socket::socket),

@@ -1,5 +1,6 @@
-//! Gomoku `.psq` files and move lists, Quoridor move lists: any bytes read
-//! or give a specific error; what reads writes back to the same moves.
+//! Gomoku `.psq` files, RenLib `.pos` files and move lists, Quoridor move
+//! lists: any bytes read or give a specific error; what reads writes back
+//! to the same moves (a `.pos` file byte for byte).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,6 +14,16 @@ fuzz_target!(|data: &[u8]| {
                 Some(size) => gomoku::write_psq(size, &list.moves),
                 None => gomoku::write_moves(&list.moves),
             };
+            let back = gomoku::read(text.as_bytes()).expect("a written record reads");
+            assert_eq!(back.moves, list.moves);
+        }
+        Err(e) => assert!(!e.reason().is_empty() && !e.to_string().is_empty()),
+    }
+    match gomoku::read_pos(data) {
+        Ok(list) => {
+            let bytes = gomoku::write_pos(&list.moves).expect("a .pos file's moves write");
+            assert_eq!(bytes, data);
+            let text = gomoku::write_psq(15, &list.moves);
             let back = gomoku::read(text.as_bytes()).expect("a written record reads");
             assert_eq!(back.moves, list.moves);
         }

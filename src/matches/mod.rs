@@ -12,8 +12,8 @@
 //! - [`draw`]: draw offers; [`claim`]: claims against a seat that left.
 //! - [`computer`]: the computer in a duel's seat, answering by itself.
 //! - [`read`]: the match view and its history.
-//! - [`record`]: a match as a game record (its kept moves and where they
-//!   start), and a solo match made from one.
+//! - [`record`]: a match's full record and its headers; `record_io`: the
+//!   record as the exports read it, and a solo match made from a file.
 //! - [`error`]: [`MatchError`], turned into problems at the edge.
 //!
 //! Each operation reads the match, decides with the rules (through
@@ -56,7 +56,7 @@ pub use live::{Feed, Frame, Item, Live};
 pub use offload::Runner;
 pub use read::{match_page_url, move_names, Snapshot};
 pub use record::MatchRecord;
-pub use record_io::KeptRecord;
+pub use record_io::{FileHeaders, KeptRecord};
 
 use sqlx::AnyConnection;
 

@@ -1,23 +1,18 @@
 //! Full records: every move a match made, from its start, with what a
-//! record's headers need (players, result, time control, dates). Export
-//! reads them with [`Matches::record`]; import makes a solo match from a
-//! start position and a whole line with [`Matches::import_record`]. The
+//! record's headers need (players, result, time control, dates), read with
+//! [`Matches::record`]. The exports read a match through
+//! `Matches::kept_record` and an import makes its match with
+//! `Matches::create_played` (both in `record_io`). The
 //! history window (the last [`super::HISTORY_CAP`] moves, what undo reaches)
 //! is unchanged by either: see `docs/matches.md`.
 
-use qipan_rules::{AnyPosition, GameKind};
+use qipan_rules::GameKind;
 
-use super::read::{render, Shown};
 use super::{
-    line, KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Parent, Seat,
-    SeatName, SeatSlot, Secret, TimeControl, Timestamp, Version,
+    KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Parent, Seat, SeatName,
+    SeatSlot, TimeControl, Timestamp, Version,
 };
-use crate::games::window::Window;
-use crate::games::{self, Batch};
 use crate::storage::matches as store;
-
-/// The most moves one imported record holds: one batch of actions.
-pub const RECORD_MAX: usize = games::MAX_ACTIONS;
 
 /// Every move of a match, in order, and its headers.
 #[derive(Debug, Clone)]
@@ -102,92 +97,5 @@ impl Matches {
             .await?
             .ok_or(MatchError::UnknownMatch(id))?;
         Ok(MatchRecord::of(&m, &seats, moves))
-    }
-
-    /// Makes a solo match that starts at `start` (with its xiangqi line,
-    /// when the start carries counters) and has played `actions`: its
-    /// record holds them all, its window the last
-    /// [`super::HISTORY_CAP`]. Returns it as `create` does, with its token.
-    ///
-    /// # Errors
-    ///
-    /// The game's refusal of the batch (`EmptyBatch`, `BatchTooLong` past
-    /// [`RECORD_MAX`], an action that cannot be played, naming its index);
-    /// storage errors.
-    #[tracing::instrument(skip_all, fields(game = %start.kind().as_str(), moves = actions.len()))]
-    pub async fn import_record(
-        &self,
-        start: AnyPosition,
-        line: Option<Window>,
-        actions: &[String],
-        base: &str,
-    ) -> Result<Outcome, MatchError> {
-        let now = Timestamp::now();
-        let kind = start.kind();
-        let mut m =
-            super::create::new_match(MatchId::random(), kind, Mode::Solo, start, 0, None, now);
-        if let Some(line) = line {
-            m.window = Some(line);
-        }
-        let played = games::play(
-            &m.position,
-            actions,
-            Batch {
-                only: None,
-                record: true,
-            },
-            base,
-        )?;
-        let judged = match &m.window {
-            Some(line) => Some(line::judge(line, &played.plies)?),
-            None => None,
-        };
-        let moves: Vec<KeptMove> = played
-            .plies
-            .iter()
-            .enumerate()
-            .map(|(i, p)| KeptMove {
-                ply: i as i64 + 1,
-                seat: Seat::Solo,
-                side: p.side,
-                action: p.action.clone(),
-                code_before: p.code_before.clone(),
-                code_after: p.code_after.clone(),
-                played_at: now,
-                clock_before: None,
-                halfmove: judged.as_ref().and_then(|j| j.clocks.get(i).copied()),
-            })
-            .collect();
-        let status = match &judged {
-            Some(j) => MatchStatus::of(j.verdict),
-            None => MatchStatus::of(played.position.status()),
-        };
-        m.set_position(played.position, played.code, played.count as i64);
-        if let Some(j) = judged {
-            m.window = Some(j.line);
-        }
-        m.status = status;
-        let token = Secret::token()?;
-        let seats = [SeatSlot {
-            seat: Seat::Solo,
-            name: None,
-            token: Some(token.hash()),
-            invite: None,
-            joined_at: Some(now),
-            online: false,
-            computer: None,
-        }];
-        store::insert_with_moves(&mut *self.db.acquire().await?, &m, &seats, &moves).await?;
-        crate::metrics::metrics().match_created();
-        let shown = Shown {
-            seat: Seat::Solo,
-            token: Some(&token),
-            invites: Vec::new(),
-        };
-        Ok(Outcome {
-            view: render(&m, &seats, None, base, Some(shown))?,
-            id: m.id,
-            version: m.version,
-        })
     }
 }

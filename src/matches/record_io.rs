@@ -1,6 +1,7 @@
-//! A match as a game record: the moves storage keeps of it and the position
-//! they start from, read for an export; and a solo match made from a
-//! record, for an import.
+//! A match as a game record: every move of its full record and the
+//! position they start from, read for an export; and a solo match made
+//! from a record file, for an import, keeping every move the file played
+//! and what the file said of the game ([`FileHeaders`]).
 //!
 //! These two functions are the only way the record endpoints reach the
 //! stored moves, so that what a record holds follows what storage keeps.
@@ -14,12 +15,35 @@ use super::line;
 use super::read::{render_with, Shown};
 use super::{
     KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Seat, SeatSlot,
-    Secret, Timestamp, HISTORY_CAP,
+    Secret, Timestamp,
 };
 use crate::games::window::Window;
 use crate::games::{self, Batch};
 use crate::storage::matches as store;
 use crate::storage::StorageError;
+
+/// What an imported file says of its game besides its moves, kept with
+/// the match and written back by its exports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileHeaders {
+    /// The event (PGN `Event`).
+    pub event: Option<String>,
+    /// Where it was played.
+    pub site: Option<String>,
+    /// When, as the file writes it (PGN: `yyyy.mm.dd`).
+    pub date: Option<String>,
+    /// The round.
+    pub round: Option<String>,
+    /// The players by the game's seat order: red and black, black and
+    /// white.
+    pub players: [Option<String>; 2],
+    /// The result as the file writes it (`1-0`, `0-1`, `1/2-1/2`), when it
+    /// names one.
+    pub result: Option<String>,
+    /// The ply the file ends at: its result speaks of the match while the
+    /// match is at that ply.
+    pub ply: i64,
+}
 
 /// A match's record as storage keeps it.
 #[derive(Debug)]
@@ -40,6 +64,8 @@ pub struct KeptRecord {
     pub moves: Vec<String>,
     /// The state code after each of `moves`.
     pub codes: Vec<String>,
+    /// What the file it was imported from said of the game.
+    pub headers: Option<FileHeaders>,
 }
 
 impl Matches {
@@ -58,6 +84,8 @@ impl Matches {
         let (game, seats, kept) = store::record(&mut conn, self.db.backend(), id)
             .await?
             .ok_or(MatchError::UnknownMatch(id))?;
+        // Written once, with the match: no need of the same snapshot.
+        let headers = store::file_headers(&mut conn, id).await?;
         drop(conn);
         // An undo or a fork may leave moves past the current ply in no
         // history, but never in this one's; only the moves up to it count.
@@ -95,6 +123,7 @@ impl Matches {
             start_halfmove,
             moves: kept.iter().map(|k| k.action.clone()).collect(),
             codes: kept.iter().map(|k| k.code_after.clone()).collect(),
+            headers,
             seats,
             game,
         })
@@ -102,8 +131,10 @@ impl Matches {
 
     /// Creates a solo match that starts at `start` (a xiangqi start with
     /// its FEN counters) and has played `actions`, checked by the rules,
-    /// positioned after the last of them. Storage keeps of its moves what
-    /// it keeps of any match's (today the last [`HISTORY_CAP`]).
+    /// positioned after the last of them, with what the file said of the
+    /// game (`headers`, its `ply` set here). Its record keeps every move;
+    /// its history window (what undo reaches) the last [`super::HISTORY_CAP`], as
+    /// any match's.
     ///
     /// # Errors
     ///
@@ -115,6 +146,7 @@ impl Matches {
         start: AnyPosition,
         counters: Option<Counters>,
         actions: &[String],
+        headers: Option<FileHeaders>,
         base: &str,
     ) -> Result<Outcome, MatchError> {
         let kind = start.kind();
@@ -165,11 +197,11 @@ impl Matches {
             online: false,
             computer: None,
         }];
-        let skip = plies.len().saturating_sub(HISTORY_CAP as usize);
+        // Every move goes to the record; the write raises the window's
+        // floor to the last HISTORY_CAP, as for any batch of moves.
         let kept: Vec<KeptMove> = plies
             .iter()
             .enumerate()
-            .skip(skip)
             .map(|(i, p)| KeptMove {
                 ply: i as i64 + 1,
                 seat: Seat::Solo,
@@ -183,7 +215,8 @@ impl Matches {
             })
             .collect();
         let mut conn = self.db.acquire().await?;
-        store::insert(&mut conn, &m, &seats).await?;
+        let headers = headers.map(|h| FileHeaders { ply: count, ..h });
+        store::insert_imported(&mut conn, &m, &seats, headers.as_ref()).await?;
         if !kept.is_empty() {
             let change = Change {
                 kind: if m.status.is_ongoing() {

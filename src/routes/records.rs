@@ -1,6 +1,7 @@
 //! Game records: `POST /v1/{game}/records` (a file in, a solo match out),
 //! `GET /v1/matches/{id}/record.{pgn,xqf,psq,txt}` (a match's record as a
-//! download), `GET /v1/matches/{id}/replay.gif` (its animated replay),
+//! download), `GET /v1/matches/{id}/record.json` (every move with its
+//! code, for a replay), `GET /v1/matches/{id}/replay.gif` (its animated replay),
 //! and Tetris fumen: `GET /v1/tetris/{code}/fumen` and the `fumen` format
 //! of `POST /v1/tetris/import`. Which game reads and writes what:
 //! [`crate::records`].
@@ -134,6 +135,7 @@ pub async fn import(
         headers,
     };
     let at = base.0.clone();
+    let kept = imported.file_headers();
     let outcome = s
         .runner()
         .run(async move {
@@ -141,6 +143,7 @@ pub async fn import(
                 imported.start,
                 imported.counters,
                 &imported.actions,
+                kept,
                 &base.0,
             )
             .await
@@ -286,15 +289,7 @@ async fn export(
         rec.game.version.get(),
         xxhash_rust::xxh3::xxh3_64(format!("{ext}?{}", req.query_string()).as_bytes())
     ));
-    let date = rec
-        .game
-        .created_at
-        .rfc3339()
-        .get(..10)
-        .unwrap_or("0000-00-00")
-        .replace('-', ".");
-    let names = records::seat_names(&rec);
-    let name = records::file_name(&names, &date, ext);
+    let name = records::download_name(&rec, ext);
     let body = match kind {
         GameKind::Xiangqi => {
             let page = crate::matches::match_page_url(&base.0, id);
@@ -369,6 +364,119 @@ fn gomoku_export(rec: &KeptRecord, ext: &str) -> Result<Vec<u8>, ApiError> {
         _ => qipan_records::gomoku::write_moves(&moves),
     }
     .into_bytes())
+}
+
+/// One move of a record's JSON.
+#[derive(Serialize)]
+struct RecordMoveView<'a> {
+    ply: i64,
+    action: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wxf: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chinese: Option<String>,
+    /// The state code after the move.
+    code: &'a str,
+}
+
+/// What an imported file said of the game, in a record's JSON.
+#[derive(Serialize)]
+struct FileHeadersView<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    site: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round: Option<&'a str>,
+    players: [Option<&'a str>; 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a str>,
+}
+
+/// The answer of `record.json`.
+#[derive(Serialize)]
+struct RecordView<'a> {
+    id: String,
+    game: &'static str,
+    ply: i64,
+    version: i64,
+    start_ply: i64,
+    start_code: String,
+    moves: Vec<RecordMoveView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    headers: Option<FileHeadersView<'a>>,
+}
+
+/// `GET /v1/matches/{id}/record.json`: every move of the match's record
+/// with the state code after it, from the position its record starts at:
+/// what a replay steps through. Revalidated by the match's version.
+pub async fn record_json(
+    Service(s): Service,
+    Id(id): Id,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    use qipan_rules::xiangqi as xq;
+    let rec = s
+        .runner()
+        .run(async move { s.kept_record(id).await })
+        .await?;
+    let m = &rec.game;
+    let tag = EntityTag::new_strong(format!("{}-json", m.version.get()));
+    let policy = HeaderValue::from_static("no-cache");
+    if conditional::client_has_in_any_coding(&req, &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag.to_string()))
+            .insert_header((header::CACHE_CONTROL, policy))
+            .finish());
+    }
+    let mut before = match &rec.start {
+        AnyPosition::Xiangqi(p) => Some(p.clone()),
+        _ => None,
+    };
+    let mut moves = Vec::with_capacity(rec.moves.len());
+    for (i, (action, code)) in rec.moves.iter().zip(&rec.codes).enumerate() {
+        // Xiangqi moves carry their WXF and Chinese names, as `/history`.
+        let names = before.as_ref().and_then(|p| {
+            let mv: xq::Move = action.parse().ok()?;
+            xq::names(p, mv)
+        });
+        if before.is_some() {
+            before = xq::Position::from_code(code).ok();
+        }
+        moves.push(RecordMoveView {
+            ply: rec.start_ply + i as i64 + 1,
+            action,
+            wxf: names.map(|n| n.wxf.to_string()),
+            chinese: names.map(|n| n.chinese.to_string()),
+            code,
+        });
+    }
+    let headers = rec.headers.as_ref().map(|h| FileHeadersView {
+        event: h.event.as_deref(),
+        site: h.site.as_deref(),
+        date: h.date.as_deref(),
+        round: h.round.as_deref(),
+        players: [h.players[0].as_deref(), h.players[1].as_deref()],
+        result: h.result.as_deref(),
+    });
+    let body = serde_json::to_vec(&RecordView {
+        id: id.to_string(),
+        game: m.game.as_str(),
+        ply: m.ply,
+        version: m.version.get(),
+        start_ply: rec.start_ply,
+        start_code: rec.start.to_code(),
+        moves,
+        headers,
+    })
+    .map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "application/json"))
+        .insert_header((header::ETAG, tag.to_string()))
+        .insert_header((header::CACHE_CONTROL, policy))
+        .body(body))
 }
 
 /// The query of `replay.gif`.
@@ -472,7 +580,8 @@ pub async fn replay_gif(
     }
     let frames = frames(&rec, from, to)?;
     let caption = ReplayCaption {
-        names: if m.mode == Mode::Duel {
+        // A duel's seats, or the players an imported file named.
+        names: if m.mode == Mode::Duel || rec.headers.is_some() {
             records::seat_names(&rec)
         } else {
             Vec::new()

@@ -121,7 +121,7 @@ pub struct AnalysisMembers {
 /// number, side, text and the legal moves), a byte, or a line and column.
 #[derive(Debug, Serialize, Default)]
 pub struct RecordMembers {
-    /// The format read: `pgn`, `xqf`, `dhtmlxq`, `psq`, `moves`, `fumen`.
+    /// The format read: `pgn`, `xqf`, `dhtmlxq`, `psq`, `pos`, `moves`, `fumen`.
     pub format: &'static str,
     /// The rule broken, in kebab case.
     pub reason: &'static str,

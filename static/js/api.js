@@ -71,6 +71,7 @@ export const api = {
   createMatch: (body) => post('/v1/matches', body),
   match: (id) => get(`/v1/matches/${enc(id)}`, { fresh: true }),
   history: (id) => get(`/v1/matches/${enc(id)}/history`, { fresh: true }),
+  record: (id) => get(`/v1/matches/${enc(id)}/record.json`, { fresh: true }),
   join: (id, invite, name) => post(`/v1/matches/${enc(id)}/join`, name ? { invite, name } : { invite }),
   reinvite: (id, token) => post(`/v1/matches/${enc(id)}/invite`, undefined, { token }),
   declineInvite: (id, invite, reason) => post(`/v1/matches/${enc(id)}/invite/decline`, { invite, reason }),

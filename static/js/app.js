@@ -474,6 +474,7 @@ let recordFile = null;
 // pasted text looks like.
 function recordType(game, name, text) {
   const ext = (name || '').toLowerCase().split('.').pop();
+  if (game === 'gomoku' && ext === 'pos') return 'application/octet-stream';
   if (game !== 'xiangqi') return 'text/plain';
   if (ext === 'xqf') return 'application/x-xqf';
   if (ext === 'pgn') return 'application/x-chess-pgn';
@@ -656,6 +657,7 @@ function wire() {
   $('export-btn').addEventListener('click', () => exportPosition().catch(fail));
   $('import-btn').addEventListener('click', () => importPosition().catch(fail));
   wireRecordBox();
+  live.replay.wire();
   $('action-form').addEventListener('submit', playTyped);
   $('solo-btn').addEventListener('click', () => live.create('solo').catch(fail));
   $('duel-btn').addEventListener('click', () => live.create('duel', $('duel-side').value).catch(fail));

@@ -23,6 +23,7 @@ import { api, ApiError, readEventStream } from './api.js';
 import { h } from './dom.js';
 import { t, sideName, seatName, problemKind, untilText } from './i18n.js';
 import { moveText } from './notation.js';
+import { Replay } from './replay.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = (id) => `qipan.seat.${id}`;
@@ -97,6 +98,7 @@ export class Live {
     this.nextRef = 1;
     this.waiters = [];
     this.renderSeq = 0;
+    this.replay = new Replay(this);
     this.seeks = new Map();
     this.mySeek = null;
     this.ticking = null;
@@ -191,6 +193,7 @@ export class Live {
     }
     $('now').replaceChildren();
     $('fork-btn').hidden = true;
+    this.replay.hide();
   }
 
   pageLink() {
@@ -386,21 +389,38 @@ export class Live {
       this.moves = [...before, ...moves.map((mv) => ({ ...mv, code: null }))];
     }
     if (!this.id || match.id !== this.id) return;
+    // A replayed ply stays on screen until the match moves on.
+    const moved = !this.match || this.match.id !== match.id || this.match.version !== match.version;
     this.match = match;
     this.view = match.state;
-    const lastMove = this.moves.filter((mv) => mv.ply === match.ply).pop();
-    const flip = match.game === 'xiangqi' && this.seat && this.seat.seat === 'black';
-    this.shell.showView(match.state, {
-      lastAction: lastMove ? lastMove.action : null,
-      lastLabel: lastMove ? moveText(lastMove) : null,
-      matchStatus: match.status,
-      flip,
-      extra: [[t('fact.match'), t('match.kind_ply', { mode: t(`mode.${match.mode}`), ply: match.ply })]],
-    });
+    if (moved) this.replay.sync();
+    if (!this.replay.viewing) this.draw();
+    this.replay.render();
     this.renderPanel();
     this.waiters = this.waiters.filter((w) => {
       if (match.version >= w.version) { w.resolve(); return false; }
       return true;
+    });
+  }
+
+  // Draws the match's current position.
+  draw() {
+    const match = this.match;
+    const lastMove = this.moves.filter((mv) => mv.ply === match.ply).pop();
+    this.drawAt(match.state, lastMove || null, match.ply);
+  }
+
+  // Draws a position of the match's record: the current one, or an
+  // earlier ply the replay bar shows (`move` led to it).
+  drawAt(view, move, ply = move ? move.ply : 0) {
+    const match = this.match;
+    const flip = match.game === 'xiangqi' && this.seat && this.seat.seat === 'black';
+    this.shell.showView(view, {
+      lastAction: move ? move.action : null,
+      lastLabel: move ? moveText(move) : null,
+      matchStatus: ply === match.ply ? match.status : { state: 'ongoing' },
+      flip,
+      extra: [[t('fact.match'), t('match.kind_ply', { mode: t(`mode.${match.mode}`), ply })]],
     });
   }
 
@@ -439,6 +459,7 @@ export class Live {
 
   cannotMove(view) {
     const m = this.match;
+    if (m && this.replay.viewing) return t('replay.viewing', { ply: this.replay.shownPly() });
     if (!m || view !== this.view) return t('match.loading');
     if (m.status.state !== 'ongoing') return t('match.over_fork');
     if (!this.seat) return this.invite ? t('match.join_first') : t('match.watching');

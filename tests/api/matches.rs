@@ -1508,7 +1508,7 @@ async fn an_imported_record_keeps_every_move(backend: Backend) {
     let db = app.database().expect("a database").clone();
     let matches = qipan::matches::Matches::new(db, settings("sqlite::memory:").live());
     let made = matches
-        .import_record(start, None, &actions, &app.base)
+        .create_played(start, None, &actions, None, &app.base)
         .await
         .expect("imported");
     let id = made.id.to_string();

@@ -51,6 +51,7 @@ on_both_backends!(
     bad_records_get_their_problems,
     gomoku_and_quoridor_records_round_trip,
     a_finished_match_replays_as_a_gif,
+    a_long_record_keeps_every_move_and_its_headers,
 );
 
 async fn xiangqi_files_import_and_every_export_reads_back(backend: Backend) {
@@ -162,6 +163,122 @@ async fn xiangqi_files_import_and_every_export_reads_back(backend: Backend) {
     assert!(view["import"]["note"].as_str().unwrap().contains("first"));
 }
 
+/// The main line of a xiangqi record file, in ICCS.
+fn main_line(bytes: &[u8]) -> Vec<String> {
+    use qipan_records::xiangqi::{read, Format};
+    let records = read(bytes, Format::Pgn, None).expect("a record");
+    records[0]
+        .main_line()
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+async fn a_long_record_keeps_every_move_and_its_headers(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    // 相眼竞技 v 天机, round 23 of the 1st Chinese Computer Games
+    // Championship: 111 moves, in GBK.
+    let file = data("xiangqi/eleeye/ccgc-19.pgn");
+    let line = main_line(&file);
+    assert!(line.len() > 200, "{}", line.len());
+    let view = imported(&app, "xiangqi", "application/x-chess-pgn", file).await;
+    assert_eq!(view["ply"], line.len());
+    let id = view["id"].as_str().unwrap().to_owned();
+    // The window (what undo reaches) is the last 100 moves, as for any match.
+    let window = moves(&app, &id).await;
+    assert_eq!(window.len(), 100);
+    assert_eq!(window, line[line.len() - 100..]);
+
+    // Its record as JSON: every move with its code, the file's players.
+    let res = app.get(&format!("/v1/matches/{id}/record.json")).await;
+    assert_eq!(res.status, 200);
+    let record = res.json();
+    assert_eq!(record["start_ply"], 0);
+    let steps = record["moves"].as_array().unwrap();
+    assert_eq!(steps.len(), line.len());
+    assert_eq!(steps[0]["action"], line[0]);
+    assert_eq!(steps[0]["chinese"], "炮二平五");
+    assert_eq!(steps.last().unwrap()["code"], view["state"]["code"]);
+    assert_eq!(record["headers"]["players"], json!(["相眼竞技", "天机"]));
+    let tag = res.header("etag").unwrap().to_owned();
+    let res = app
+        .request(
+            Method::GET,
+            &format!("/v1/matches/{id}/record.json"),
+            &[("if-none-match", tag.as_str())],
+            None,
+        )
+        .await;
+    assert_eq!(res.status, 304);
+
+    // The export holds every move, from the standard start, and the file's
+    // headers; it reads back to the same moves and writes the same file.
+    let res = app
+        .get(&format!("/v1/matches/{id}/record.pgn?notation=iccs"))
+        .await;
+    assert_eq!(res.status, 200);
+    let disposition = res.header("content-disposition").unwrap().to_owned();
+    let text = String::from_utf8(res.body.clone()).unwrap();
+    assert!(!text.contains("[FEN"), "{text}");
+    assert_eq!(main_line(text.as_bytes()), line);
+    for tag in [
+        "[Event \"1st Chinese Computer Games Championship, Beijing 2006\"]",
+        "[Site \"北京中国科技馆\"]",
+        "[Date \"2006.08.07\"]",
+        "[Round \"23\"]",
+        "[Red \"相眼竞技\"]",
+        "[Black \"天机\"]",
+        "[Result \"1/2-1/2\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} in {text}");
+    }
+    // 相眼竞技-天机-2006.08.07.pgn
+    assert!(
+        disposition.ends_with(
+            "filename*=UTF-8''%E7%9B%B8%E7%9C%BC%E7%AB%9E%E6%8A%80-%E5%A4%A9%E6%9C%BA-2006.08.07.pgn"
+        ),
+        "{disposition}"
+    );
+    let again = imported(&app, "xiangqi", "application/x-chess-pgn", res.body).await;
+    let again_id = again["id"].as_str().unwrap();
+    let res = app
+        .get(&format!("/v1/matches/{again_id}/record.pgn?notation=iccs"))
+        .await;
+    assert_eq!(String::from_utf8(res.body).unwrap(), text);
+    // XQF carries the whole game too.
+    let res = app.get(&format!("/v1/matches/{id}/record.xqf")).await;
+    assert_eq!(res.status, 200);
+    let again = imported(&app, "xiangqi", "application/x-xqf", res.body).await;
+    assert_eq!(again["import"]["plies"], line.len());
+
+    // A result the moves do not reach (a resignation) is the file's while
+    // the match is where the file left it.
+    let file = data("xiangqi/eleeye/ccgc-01.pgn");
+    let view = imported(&app, "xiangqi", "application/x-chess-pgn", file).await;
+    assert_eq!(view["status"]["state"], "ongoing");
+    let id = view["id"].as_str().unwrap().to_owned();
+    let token = view["token"].as_str().unwrap().to_owned();
+    let path = format!("/v1/matches/{id}/record.pgn");
+    let text = String::from_utf8(app.get(&path).await.body).unwrap();
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
+    assert!(text.contains("[Red \"宝岛一号\"]"), "{text}");
+    let auth = format!("Bearer {token}");
+    let res = app
+        .request(
+            Method::POST,
+            &format!("/v1/matches/{id}/undo"),
+            &[("authorization", auth.as_str())],
+            None,
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    let text = String::from_utf8(app.get(&path).await.body).unwrap();
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+    assert!(text.contains("[Red \"宝岛一号\"]"), "{text}");
+}
+
 async fn bad_records_get_their_problems(backend: Backend) {
     let Some(app) = spawn_match_app(backend).await else {
         return;
@@ -249,6 +366,51 @@ async fn gomoku_and_quoridor_records_round_trip(backend: Backend) {
             ["h8", "i9", "g7", "i7"]
         );
     }
+    // A RenLib .pos file: the count, then 15·y + x from the top-left of
+    // the 15×15 board (quinstella.net/dev/pos_format/): 0x70 is h8.
+    let pos = vec![5, 0x70, 0x71, 0x61, 0x62, 0x52];
+    let res = app
+        .request(
+            Method::POST,
+            "/v1/gomoku/records?variant=renju",
+            &[("content-type", "application/octet-stream")],
+            Some(pos),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+    let view = res.json();
+    assert_eq!(view["import"]["format"], "pos");
+    let id = view["id"].as_str().unwrap().to_owned();
+    assert_eq!(moves(&app, &id).await, ["h8", "i8", "h9", "i9", "h10"]);
+    let res = app.get(&format!("/v1/matches/{id}/record.psq")).await;
+    let again = imported(&app, "gomoku", "text/plain", res.body).await;
+    assert_eq!(
+        moves(&app, again["id"].as_str().unwrap()).await,
+        ["h8", "i8", "h9", "i9", "h10"]
+    );
+    // RenLib's pass (240) is no point; a file shorter than its count.
+    let octets = "application/octet-stream";
+    let pass = vec![5, 0x70, 0x71, 0x6f, 240, 0x72];
+    let p = post_record(&app, "gomoku", octets, pass)
+        .await
+        .problem(422, "invalid-record");
+    assert_eq!(
+        (&p["format"], &p["reason"], &p["offset"], &p["move_number"]),
+        (
+            &json!("pos"),
+            &json!("unreadable-move"),
+            &json!(4),
+            &json!(4)
+        )
+    );
+    let p = post_record(&app, "gomoku", octets, vec![3, 0x70])
+        .await
+        .problem(422, "invalid-record");
+    assert_eq!(
+        (&p["reason"], &p["offset"]),
+        (&json!("truncated"), &json!(2))
+    );
+
     let view = imported(
         &app,
         "quoridor",

@@ -1029,6 +1029,7 @@ fn documented_operations_are_the_route_table() {
         ("GET", "/v1/matches/{id}/record.xqf"),
         ("GET", "/v1/matches/{id}/record.psq"),
         ("GET", "/v1/matches/{id}/record.txt"),
+        ("GET", "/v1/matches/{id}/record.json"),
         ("GET", "/v1/matches/{id}/replay.gif"),
         ("GET", "/v1/{game}/{code}/fumen"),
         ("POST", "/v1/{game}/records"),

@@ -11,7 +11,9 @@
 //! - `xiangqi_card/png`: the 1200 × 630 chat card with a Chinese caption;
 //! - `xiangqi_replay/gif_100_plies_480px`: an animated replay of the first
 //!   100 plies of a real game (`tests/data/xiangqi-1982-liu-yang.txt`), 101
-//!   frames at 480 px, checked to stay within 1 MB.
+//!   frames at 480 px, checked to stay within 1 MB; and
+//!   `xiangqi_replay/png_one_frame_480px`, one PNG of its last position at
+//!   the same width, which the GIF's time is read against.
 //!
 //! Each asserts what it made (an SVG of the expected width, PNGs of the
 //! expected size, a GIF of 101 frames under 1 MB), so a broken picture fails
@@ -129,10 +131,22 @@ fn replays(c: &mut Criterion) {
     assert!(bytes.len() < 1_000_000, "{} bytes", bytes.len());
     eprintln!("replay of 100 plies at 480 px: {} bytes", bytes.len());
 
+    // One still of the same game at the same width, in the same run: the
+    // GIF's time is read against it (docs/records.md).
+    let last = frames.last().expect("a frame");
+    let still = Options {
+        size: options.size,
+        last: last.last,
+        ..Options::default()
+    };
+
     let mut group = c.benchmark_group("xiangqi_replay");
     group.sample_size(10);
     group.bench_function("gif_100_plies_480px", |b| {
         b.iter(|| replay_gif(black_box(&frames), black_box(&caption), black_box(&options)))
+    });
+    group.bench_function("png_one_frame_480px", |b| {
+        b.iter(|| png(black_box(&last.position), black_box(&still)))
     });
     group.finish();
 }

@@ -1,4 +1,5 @@
-//! Gomoku and Renju records: piskvork's `.psq` files and plain move lists.
+//! Gomoku and Renju records: piskvork's `.psq` files, RenLib's `.pos`
+//! files and plain move lists.
 //!
 //! A `.psq` file (what the piskvork tournament manager saves) starts with
 //! a line `Piskvorky 15x15, 11:11, 0` (the board's width and height, then
@@ -6,6 +7,15 @@
 //! column and the row counted from 1 at the top-left corner, and the
 //! milliseconds the move took. The moves end at the first line that is not
 //! one (piskvork writes `-1`, then the players' program names).
+//!
+//! A `.pos` file (RenLib's, and older renju programs') is binary: byte 0
+//! is the number of moves `n`, then `n` bytes, one a move, black's first,
+//! each the point `15·y + x` of the 15×15 board with `(0, 0)` its top-left
+//! corner (so `0x70`, 112, is the centre, h8). The format has no header,
+//! no pass and no other board (as quinstella.net/dev/pos_format/
+//! describes it). RenLib writes a byte past the board (240) for a pass,
+//! which qipan's gomoku has not: that move is refused. RenLib's `.lib`
+//! (a tree of variations with comments) is not read.
 //!
 //! A move list is the points in qipan's notation (`h8 i9 g7`, column `a`–`s`
 //! from the left, row 1 from the bottom), separated by spaces, commas or
@@ -79,7 +89,52 @@ pub enum GomokuError {
     /// No move at all.
     #[error("the record has no move")]
     Empty,
+    /// A `.pos` file with fewer bytes than its count says, or more.
+    #[error("a .pos file of {count} moves has {expected} bytes; this one has {found}")]
+    PosLength {
+        /// The count of byte 0.
+        count: usize,
+        /// The bytes it calls for.
+        expected: usize,
+        /// The bytes there are.
+        found: usize,
+    },
+    /// A `.pos` byte that is no point of the 15×15 board.
+    #[error("move {number} (byte {offset}) is {value}, no point of the 15×15 board (0–224){}", if *.value == POS_PASS { "; RenLib writes 240 for a pass, which gomoku has not" } else { "" })]
+    PosPoint {
+        /// The move's number, from 1.
+        number: usize,
+        /// Its byte's offset in the file.
+        offset: usize,
+        /// The byte.
+        value: u8,
+    },
 }
+
+impl GomokuError {
+    /// The byte of a binary file the fault is at.
+    pub fn offset(&self) -> Option<usize> {
+        match self {
+            GomokuError::Encoding { offset } | GomokuError::PosPoint { offset, .. } => {
+                Some(*offset)
+            }
+            GomokuError::PosLength {
+                expected, found, ..
+            } => Some((*expected).min(*found)),
+            GomokuError::TooLarge { .. }
+            | GomokuError::BadHeader { .. }
+            | GomokuError::BadBoard { .. }
+            | GomokuError::BadMove { .. }
+            | GomokuError::Empty => None,
+        }
+    }
+}
+
+/// The side of the board a `.pos` file is of.
+pub const POS_SIZE: u8 = 15;
+
+/// The byte RenLib writes in a `.pos` file for a pass.
+pub const POS_PASS: u8 = 240;
 
 impl qipan_rules::Reason for GomokuError {
     fn reason(&self) -> &'static str {
@@ -90,6 +145,11 @@ impl qipan_rules::Reason for GomokuError {
             GomokuError::BadBoard { .. } => "bad-board",
             GomokuError::BadMove { .. } => "unreadable-move",
             GomokuError::Empty => "no-game",
+            GomokuError::PosLength {
+                expected, found, ..
+            } if found < expected => "truncated",
+            GomokuError::PosLength { .. } => "trailing-bytes",
+            GomokuError::PosPoint { .. } => "unreadable-move",
         }
     }
 }
@@ -232,6 +292,66 @@ pub fn read_moves(bytes: &[u8]) -> Result<MoveList, GomokuError> {
     Ok(MoveList { size: None, moves })
 }
 
+/// Reads a RenLib `.pos` file (see the module's documentation).
+///
+/// # Errors
+///
+/// [`GomokuError`]: too large, fewer or more bytes than the count says,
+/// a byte that is no point (a pass), no move.
+pub fn read_pos(bytes: &[u8]) -> Result<MoveList, GomokuError> {
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(GomokuError::TooLarge {
+            size: bytes.len(),
+            limit: MAX_INPUT_BYTES,
+        });
+    }
+    let Some((&count, points)) = bytes.split_first() else {
+        return Err(GomokuError::Empty);
+    };
+    let count = usize::from(count);
+    if points.len() != count {
+        return Err(GomokuError::PosLength {
+            count,
+            expected: count + 1,
+            found: bytes.len(),
+        });
+    }
+    let side = usize::from(POS_SIZE);
+    let mut moves = Vec::with_capacity(count);
+    for (i, &value) in points.iter().enumerate() {
+        let at = usize::from(value);
+        let point = (at < side * side)
+            .then(|| Point::new((at % side) as u8, (side - 1 - at / side) as u8))
+            .flatten()
+            .ok_or(GomokuError::PosPoint {
+                number: i + 1,
+                offset: i + 1,
+                value,
+            })?;
+        moves.push(point);
+    }
+    if moves.is_empty() {
+        return Err(GomokuError::Empty);
+    }
+    Ok(MoveList {
+        size: Some(POS_SIZE),
+        moves,
+    })
+}
+
+/// A `.pos` file of a game on the 15×15 board; `None` for a point off it
+/// or more than 255 moves, which the format cannot hold.
+pub fn write_pos(moves: &[Point]) -> Option<Vec<u8>> {
+    let mut out = vec![u8::try_from(moves.len()).ok()?];
+    for p in moves {
+        if p.col() >= POS_SIZE || p.row() >= POS_SIZE {
+            return None;
+        }
+        out.push((POS_SIZE - 1 - p.row()) * POS_SIZE + p.col());
+    }
+    Some(out)
+}
+
 /// A `.psq` file of a game on a `size` board: the header, one line a move
 /// (no times: 0), `-1`.
 pub fn write_psq(size: u8, moves: &[Point]) -> String {
@@ -289,6 +409,50 @@ mod tests {
         let written = write_moves(&list.moves);
         assert_eq!(written, "1. h8 i9\n2. g7 h9\n");
         assert_eq!(read_moves(written.as_bytes()).unwrap(), list);
+    }
+
+    #[test]
+    fn pos_files_read_as_the_format_says() {
+        // The centre is 15·7 + 7 = 112 (0x70); 0 is the top-left corner
+        // (a15), 224 the bottom-right (o1).
+        let list = read_pos(&[4, 0x70, 0x71, 0, 224]).unwrap();
+        assert_eq!(list.size, Some(15));
+        assert_eq!(list.moves, vec![p("h8"), p("i8"), p("a15"), p("o1")]);
+        assert_eq!(write_pos(&list.moves).unwrap(), [4, 0x70, 0x71, 0, 224]);
+        // The top row left to right, then the bottom row, alternately
+        // black and white.
+        let mut bytes = vec![30];
+        bytes.extend(0..15u8);
+        bytes.extend(210..225u8);
+        let list = read_pos(&bytes).unwrap();
+        assert_eq!(list.moves[14], p("o15"));
+        assert_eq!(list.moves[15], p("a1"));
+        assert_eq!(write_pos(&list.moves).unwrap(), bytes);
+        assert_eq!(write_pos(&[p("s19")]), None);
+    }
+
+    #[test]
+    fn bad_pos_files_say_where() {
+        // RenLib's pass (240) at move 4.
+        let e = read_pos(&[5, 0x70, 0x71, 0x6f, 240, 0x72]).unwrap_err();
+        assert_eq!(
+            e,
+            GomokuError::PosPoint {
+                number: 4,
+                offset: 4,
+                value: 240
+            }
+        );
+        assert!(e.to_string().contains("pass"), "{e}");
+        assert_eq!(qipan_rules::Reason::reason(&e), "unreadable-move");
+        let e = read_pos(&[3, 0x70, 0x71]).unwrap_err();
+        assert_eq!(qipan_rules::Reason::reason(&e), "truncated");
+        assert_eq!(e.offset(), Some(3));
+        let e = read_pos(&[1, 0x70, 0x71]).unwrap_err();
+        assert_eq!(qipan_rules::Reason::reason(&e), "trailing-bytes");
+        assert_eq!(e.offset(), Some(2));
+        assert_eq!(read_pos(&[]), Err(GomokuError::Empty));
+        assert_eq!(read_pos(&[0]), Err(GomokuError::Empty));
     }
 
     #[test]

@@ -339,3 +339,39 @@ proptest! {
         }
     }
 }
+
+/// The `dhtmlxq` fuzz target's crash of 2026-11-28
+/// (`fuzz/seeds/dhtmlxq/bad-field-name`): `[DhtmlXQ_titl[DhtmlXQ]…` was
+/// read as a field named `titl[dhtmlxq`, kept among the headers, and
+/// written as a PGN tag that the PGN reader refuses. A field name is
+/// letters, digits and `_`; anything else is not a field.
+#[test]
+fn a_dhtmlxq_field_name_with_a_bracket_is_no_field() {
+    use qipan_rules::xiangqi::Family;
+    let text = "[DhtmlXQ]\n[DhtmlXQ_titl[DhtmlXQ]\n[DhtmleXQ_tiXQ_title]test\
+                [/DhtmlXQ_titl[DhtmlXQ]\n[DhtmleXQ_title]te";
+    // The fuzzer's bytes, which this text spells out.
+    let crash = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/seeds/dhtmlxq/bad-field-name"
+    ))
+    .expect("the seed");
+    assert_eq!(crash, text.as_bytes());
+    match dhtmlxq::read(text.as_bytes(), None) {
+        Ok(record) => {
+            assert!(record.headers.other.is_empty(), "{:?}", record.headers);
+            let written = pgn::write(&record, Family::Wxf, Charset::Utf8).expect("writes");
+            let back = pgn::read(&written, Some(Charset::Utf8)).expect("written PGN reads");
+            assert_eq!(back, vec![record]);
+        }
+        Err(e) => assert!(!e.reason().is_empty()),
+    }
+    // A well-named unknown field is still kept.
+    let text = "[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\
+                [DhtmlXQ_author_id]42[/DhtmlXQ_author_id][/DhtmlXQ]";
+    let record = dhtmlxq::read(text.as_bytes(), None).expect("reads");
+    assert_eq!(
+        record.headers.other,
+        [("author_id".to_owned(), "42".to_owned())]
+    );
+}

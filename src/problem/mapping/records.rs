@@ -128,10 +128,11 @@ impl From<RecordError> for ApiError {
                 xiangqi(&mut m, &error);
                 invalid(detail, m)
             }
-            RecordError::Gomoku(g) => {
+            RecordError::Gomoku { format, error: g } => {
                 let mut m = RecordMembers {
-                    format: "psq",
+                    format,
                     reason: g.reason(),
+                    offset: g.offset(),
                     ..RecordMembers::default()
                 };
                 match &g {
@@ -142,7 +143,10 @@ impl From<RecordError> for ApiError {
                         m.text = Some(text.clone());
                         m.line = Some(*line);
                     }
-                    GomokuError::Encoding { offset } => m.offset = Some(*offset),
+                    GomokuError::PosPoint { number, value, .. } => {
+                        m.move_number = Some(*number as u64);
+                        m.text = Some(value.to_string());
+                    }
                     GomokuError::BadHeader { .. } => m.line = Some(1),
                     _ => {}
                 }

@@ -39,8 +39,8 @@ use crate::games::window::Window;
 use crate::matches::clock::Reading;
 use crate::matches::events::{EventKind, EventMove, MatchEvent, EVENT_CAP};
 use crate::matches::{
-    Clock, KeptMove, Match, MatchEnd, MatchId, MatchStatus, Millis, Mode, Parent, Seat, SeatName,
-    SeatSlot, SecretHash, TimeControl, Timestamp, UndoOffer, Version, HISTORY_CAP,
+    Clock, FileHeaders, KeptMove, Match, MatchEnd, MatchId, MatchStatus, Millis, Mode, Parent,
+    Seat, SeatName, SeatSlot, SecretHash, TimeControl, Timestamp, UndoOffer, Version, HISTORY_CAP,
 };
 
 /// The guarded `UPDATE` of a match row, with parameters `$1` to

@@ -79,24 +79,85 @@ pub(super) async fn insert_moves(
 /// databases' limits on parameters).
 pub(super) const MOVES_PER_INSERT: usize = 100;
 
-/// Inserts a new match with its seats and the moves of its record, in one
-/// transaction (an imported record).
+/// Inserts an imported match with its seats and what its file said of
+/// the game (`record_headers`), in one transaction. Its moves are written
+/// next, as a move of any match is.
 ///
 /// # Errors
 ///
 /// [`StorageError`].
-#[tracing::instrument(skip_all, fields(id = %m.id, moves = moves.len()))]
-pub async fn insert_with_moves(
+#[tracing::instrument(skip_all, fields(id = %m.id))]
+pub async fn insert_imported(
     conn: &mut AnyConnection,
     m: &Match,
     seats: &[SeatSlot],
-    moves: &[KeptMove],
+    headers: Option<&FileHeaders>,
 ) -> Result<(), StorageError> {
     let mut tx = conn.begin().await?;
     insert_in(&mut tx, m, seats).await?;
-    insert_moves(&mut tx, &m.id.to_string(), moves).await?;
+    if let Some(h) = headers {
+        let [first, second] = &h.players;
+        sqlx::query(
+            "INSERT INTO record_headers (match_id, event, site, date, round, first_player, \
+             second_player, result, ply) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(m.id.to_string())
+        .bind(h.event.as_deref())
+        .bind(h.site.as_deref())
+        .bind(h.date.as_deref())
+        .bind(h.round.as_deref())
+        .bind(first.as_deref())
+        .bind(second.as_deref())
+        .bind(h.result.as_deref())
+        .bind(h.ply)
+        .execute(&mut *tx)
+        .await?;
+    }
     tx.commit().await?;
     Ok(())
+}
+
+/// The columns of a `record_headers` row after `match_id`.
+type HeadersRow = (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    i64,
+);
+
+/// What the file match `id` was imported from said of its game; `None`
+/// for a match not imported (or imported before headers were kept).
+///
+/// # Errors
+///
+/// [`StorageError`].
+#[tracing::instrument(skip(conn))]
+pub async fn file_headers(
+    conn: &mut AnyConnection,
+    id: MatchId,
+) -> Result<Option<FileHeaders>, StorageError> {
+    let row: Option<HeadersRow> = sqlx::query_as(
+        "SELECT event, site, date, round, first_player, second_player, result, ply \
+         FROM record_headers WHERE match_id = $1",
+    )
+    .bind(id.to_string())
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(
+        |(event, site, date, round, first, second, result, ply)| FileHeaders {
+            event,
+            site,
+            date,
+            round,
+            players: [first, second],
+            result,
+            ply,
+        },
+    ))
 }
 
 /// A match, its seats and every move of its record.

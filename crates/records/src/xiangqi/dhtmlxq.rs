@@ -129,6 +129,15 @@ fn fields(text: &str) -> Result<Vec<Field>, DhtmlXqError> {
             break;
         };
         let name = after[..end].to_owned();
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            // Not a field (`[DhtmlXQ_` inside a value, or a broken name):
+            // a name is letters, digits and `_`, as the PGN tag it may
+            // become must be. Look on after it.
+            let advance = i + OPEN.len();
+            consumed += advance;
+            rest = &rest[advance..];
+            continue;
+        }
         let body = &after[end + 1..];
         let open_at = text[..consumed + i].chars().count();
         let close = format!("[/DhtmlXQ_{name}]");
