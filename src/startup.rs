@@ -282,7 +282,7 @@ impl Application {
                 _ = terminate.recv() => tracing::info!("SIGTERM: shutting down"),
                 _ = interrupt.recv() => tracing::info!("SIGINT: shutting down"),
             }
-            // Requests already sent are answered first (see routes::drain).
+            // Requests already sent are answered first (see http::drain).
             draining.start();
             // Searches answer at once with what they found so far.
             searches.stop();
@@ -295,7 +295,7 @@ impl Application {
 
 /// Every public endpoint answers any origin: any frontend may call them.
 /// (Reads of codes, answered before routing, add the same headers
-/// themselves: `crate::routes::reads`.)
+/// themselves: `crate::http::reads`.)
 /// No credentials are involved, so the answer is the wildcard `*`, the same
 /// for every origin — which keeps cached responses shareable (no `Vary`).
 fn cors() -> Cors {

@@ -25,6 +25,8 @@ use crate::wire::{Description, GameInfo, StartQuery, StateView, StatusView};
 
 mod error;
 mod import;
+mod params;
+mod play;
 
 pub mod gomoku;
 pub mod quoridor;
@@ -34,6 +36,9 @@ pub mod window;
 pub mod xiangqi;
 
 pub use error::{BodyFault, Fault, GameError, StartParam};
+pub use params::{not_taken, seeded, seeded_start, standard_only, Parsed, Seed};
+use play::steps;
+pub use play::{check_batch, play, ActionText, Batch, Played, Ply};
 
 /// The most actions one play request may carry.
 pub const MAX_ACTIONS: usize = 1000;
@@ -375,195 +380,6 @@ fn legal_list<G: GameApi>(pos: &G) -> Result<Box<RawValue>, GameError> {
     serde_json::value::to_raw_value(&pos.legal_views()).map_err(GameError::Render)
 }
 
-/// One action of a batch, once played, as a match history keeps it.
-#[derive(Debug, Clone)]
-pub struct Ply {
-    /// The action, in the game's canonical notation.
-    pub action: String,
-    /// The side that played it.
-    pub side: AnyPlayer,
-    /// The code before it.
-    pub code_before: String,
-    /// The code after it.
-    pub code_after: String,
-}
-
-/// A batch played on a position.
-#[derive(Debug)]
-pub struct Played {
-    /// The position reached.
-    pub position: AnyPosition,
-    /// Its canonical code.
-    pub code: String,
-    /// Its view, with what the last action reported.
-    pub view: String,
-    /// How many actions were played.
-    pub count: usize,
-    /// Each action with the codes around it, when the batch was recorded
-    /// (empty otherwise: encoding every step costs, and only a match keeps
-    /// them).
-    pub plies: Vec<Ply>,
-}
-
-/// How a batch is played.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Batch {
-    /// Every action must be this side's (a duel seat plays only its own).
-    pub only: Option<AnyPlayer>,
-    /// Keep every action with the codes around it (for a match history).
-    pub record: bool,
-}
-
-/// Why a text is not an action to play here.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ActionText {
-    /// Not an action of the game in any notation it reads.
-    Malformed {
-        /// The rules' reason slug.
-        reason: &'static str,
-        /// What is wrong, for a person.
-        detail: String,
-    },
-    /// An action of the game that names no legal action in this position.
-    Illegal {
-        /// The rules' reason slug.
-        reason: &'static str,
-        /// What is wrong, for a person.
-        detail: String,
-    },
-}
-
-/// Plays `actions` in order on `pos`.
-///
-/// # Errors
-///
-/// [`GameError::EmptyBatch`] or [`GameError::BatchTooLong`]; for the first
-/// action that cannot be played, naming its index: `GameOver`,
-/// `NotYourTurn`, `MalformedAction` or `IllegalAction` (with the legal
-/// actions there).
-pub fn play(
-    pos: &AnyPosition,
-    actions: &[String],
-    batch: Batch,
-    base: &str,
-) -> Result<Played, GameError> {
-    check_batch(actions)?;
-    qipan_rules::with_position!(pos, p => play_batch(p, actions, batch, base))
-}
-
-/// Refuses a batch that is empty or longer than [`MAX_ACTIONS`]: what the
-/// request says, checked before anything else is read.
-///
-/// # Errors
-///
-/// [`GameError::EmptyBatch`], [`GameError::BatchTooLong`].
-pub fn check_batch(actions: &[String]) -> Result<(), GameError> {
-    if actions.is_empty() {
-        return Err(GameError::EmptyBatch);
-    }
-    if actions.len() > MAX_ACTIONS {
-        return Err(GameError::BatchTooLong { len: actions.len() });
-    }
-    Ok(())
-}
-
-fn play_batch<G: GameApi>(
-    start: &G,
-    actions: &[String],
-    batch: Batch,
-    base: &str,
-) -> Result<Played, GameError> {
-    let (state, trace, plies) = steps(start, actions, batch)?;
-    let code = state.to_code();
-    let view = render(&state, &code, base, trace.as_ref());
-    Ok(Played {
-        position: state.into(),
-        code,
-        view,
-        count: actions.len(),
-        plies,
-    })
-}
-
-/// A batch played: the state reached, what its last action reported, and
-/// the plies when the batch was recorded.
-type Steps<G> = (G, Option<<G as Game>::Trace>, Vec<Ply>);
-
-/// Plays `actions` in order on `start`, without rendering.
-fn steps<G: GameApi>(start: &G, actions: &[String], batch: Batch) -> Result<Steps<G>, GameError> {
-    let mut state = start.clone();
-    let mut plies = Vec::with_capacity(if batch.record { actions.len() } else { 0 });
-    let mut trace = None;
-    let mut before = if batch.record {
-        state.to_code()
-    } else {
-        String::new()
-    };
-    for (index, text) in actions.iter().enumerate() {
-        let status = state.status();
-        if !matches!(status, qipan_rules::Status::Ongoing) {
-            return Err(GameError::GameOver {
-                index,
-                action: text.clone(),
-                outcome: StatusView::of(status, Player::as_str),
-            });
-        }
-        let side = state.to_move();
-        if let Some(seat) = batch.only.filter(|&seat| seat != side.into()) {
-            return Err(GameError::NotYourTurn {
-                index,
-                to_move: side.into(),
-                seat,
-            });
-        }
-        let action: G::Action = match state.read_action(text) {
-            Ok(a) => a,
-            Err(ActionText::Malformed { reason, detail }) => {
-                return Err(GameError::MalformedAction {
-                    index,
-                    action: text.clone(),
-                    reason,
-                    detail,
-                    legal: legal_list(&state)?,
-                })
-            }
-            Err(ActionText::Illegal { reason, detail }) => {
-                return Err(GameError::IllegalAction {
-                    index,
-                    action: text.clone(),
-                    reason,
-                    detail,
-                    legal: legal_list(&state)?,
-                })
-            }
-        };
-        let (next, t) = match state.play_traced(action) {
-            Ok(next) => next,
-            Err(e) => {
-                return Err(GameError::IllegalAction {
-                    index,
-                    action: text.clone(),
-                    reason: e.reason(),
-                    detail: e.to_string(),
-                    legal: legal_list(&state)?,
-                })
-            }
-        };
-        if batch.record {
-            let after = next.to_code();
-            plies.push(Ply {
-                action: action.to_string(),
-                side: side.into(),
-                code_before: std::mem::replace(&mut before, after.clone()),
-                code_after: after,
-            });
-        }
-        trace = Some(t);
-        state = next;
-    }
-    Ok((state, trace, plies))
-}
-
 /// Reads an import body.
 ///
 /// # Errors
@@ -641,113 +457,6 @@ pub fn export(pos: &AnyPosition, format: Option<&str>) -> Result<Box<RawValue>, 
         serde_json::value::to_raw_value(&view).map_err(GameError::Render)
     }
     qipan_rules::with_position!(pos, p => go(p, format))
-}
-
-/// The start of a one-board, one-variant game with chance (2048, tetris):
-/// `standard` only, no `size` (`why` says so), then [`seeded`].
-///
-/// # Errors
-///
-/// [`GameError::UnknownVariant`] or [`GameError::StartParam`] for `size`.
-pub fn seeded_start<S>(
-    game: GameKind,
-    query: &StartQuery,
-    why: &'static str,
-    new: impl FnOnce(u64) -> S,
-) -> Result<(S, bool), GameError> {
-    standard_only(game, query.variant.as_deref())?;
-    not_taken(query.size.is_some(), StartParam::Size, why)?;
-    Ok(seeded(query.seed, new))
-}
-
-/// The start state of a game with chance: from `seed`, or from a fresh
-/// random seed, in which case the answer must not be cached (`false`).
-pub fn seeded<S>(seed: Option<u64>, new: impl FnOnce(u64) -> S) -> (S, bool) {
-    match seed {
-        Some(seed) => (new(seed), true),
-        None => {
-            use std::hash::{BuildHasher, RandomState};
-            let fresh = RandomState::new().hash_one(std::time::SystemTime::now());
-            (new(fresh), false)
-        }
-    }
-}
-
-/// Refuses any variant but `standard`, for games that have only that one.
-///
-/// # Errors
-///
-/// [`GameError::UnknownVariant`] listing `standard`.
-pub fn standard_only(game: GameKind, variant: Option<&str>) -> Result<(), GameError> {
-    match variant.filter(|&v| v != "standard") {
-        None => Ok(()),
-        Some(v) => Err(GameError::UnknownVariant {
-            game,
-            given: v.to_owned(),
-            supported: &["standard"],
-        }),
-    }
-}
-
-/// Refuses a start parameter the game does not take.
-///
-/// # Errors
-///
-/// [`GameError::StartParam`] naming the parameter and `why`.
-pub fn not_taken(given: bool, param: StartParam, why: &'static str) -> Result<(), GameError> {
-    if given {
-        Err(GameError::StartParam {
-            param,
-            detail: why.to_owned(),
-        })
-    } else {
-        Ok(())
-    }
-}
-
-/// A generator state in an import body: a number, or a string of decimal
-/// digits (as views and exports write it, since a state may exceed 2^53,
-/// which JSON numbers do not carry exactly in every client).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Seed(pub u64);
-
-impl<'de> serde::Deserialize<'de> for Seed {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Seed, D::Error> {
-        struct Visitor;
-        impl serde::de::Visitor<'_> for Visitor {
-            type Value = Seed;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an unsigned 64-bit integer, as a number or a string of digits")
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Seed, E> {
-                Ok(Seed(v))
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Seed, E> {
-                v.parse()
-                    .ok()
-                    .filter(|_| v.bytes().all(|b| b.is_ascii_digit()))
-                    .map(Seed)
-                    .ok_or_else(|| E::custom(format!("{v:?} is not an unsigned 64-bit integer")))
-            }
-        }
-        d.deserialize_any(Visitor)
-    }
-}
-
-/// A value of a rules type in an import body, read from its notation with
-/// `FromStr` (`"e2"`, `"e3h"`, `"T"`), so a bad one is named by its path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Parsed<T>(pub T);
-
-impl<'de, T> serde::Deserialize<'de> for Parsed<T>
-where
-    T: std::str::FromStr,
-    T::Err: std::fmt::Display,
-{
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Parsed<T>, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse().map(Parsed).map_err(serde::de::Error::custom)
-    }
 }
 
 #[cfg(test)]
