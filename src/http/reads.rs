@@ -49,7 +49,7 @@ pub fn read_pattern(kind: GameKind) -> &'static str {
 
 /// The fixed segments after `/v1/{game}/` that routes of a game's scope
 /// take besides `{code}`: never read as codes here. The route table
-/// (`startup::game_routes`) registers one route per variant, matched
+/// (`routes::table::game_routes`) registers one route per variant, matched
 /// exhaustively, so a new fixed route cannot miss this list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Routed {

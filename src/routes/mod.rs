@@ -16,3 +16,4 @@ pub mod picture;
 pub mod records;
 pub mod socket;
 pub mod state;
+pub mod table;
