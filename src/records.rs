@@ -111,6 +111,9 @@ pub struct Imported {
     pub games: usize,
     /// Xiangqi: the record's headers that the answer repeats.
     pub headers: Option<xr::Headers>,
+    /// The other games: the players the file names, in the game's order
+    /// (a `.psq` file's program names, black's first).
+    pub players: [Option<String>; 2],
 }
 
 /// The most characters of a header value kept with a match; a longer one
@@ -122,12 +125,18 @@ impl Imported {
     /// round, the players and the result it names (`None` when the file
     /// says none of them).
     pub fn file_headers(&self) -> Option<FileHeaders> {
-        let h = self.headers.as_ref()?;
         let keep = |v: &Option<String>| {
             v.as_deref()
                 .map(str::trim)
                 .filter(|v| !v.is_empty())
                 .map(|v| v.chars().take(HEADER_MAX).collect::<String>())
+        };
+        let Some(h) = self.headers.as_ref() else {
+            let kept = FileHeaders {
+                players: [keep(&self.players[0]), keep(&self.players[1])],
+                ..FileHeaders::default()
+            };
+            return (kept != FileHeaders::default()).then_some(kept);
         };
         let kept = FileHeaders {
             event: keep(&h.event),
@@ -250,6 +259,7 @@ pub fn import(
                 charset: detected,
                 games,
                 headers: Some(record.headers),
+                players: [None, None],
             })
         }
         GameKind::Gomoku => {
@@ -289,6 +299,7 @@ pub fn import(
                 charset: None,
                 games: 1,
                 headers: None,
+                players: list.players,
             })
         }
         GameKind::Quoridor => {
@@ -303,6 +314,7 @@ pub fn import(
                 charset: None,
                 games: 1,
                 headers: None,
+                players: [None, None],
             })
         }
         GameKind::Twenty48 | GameKind::Tetris => Err(RecordError::NoFormat { game }.into()),

@@ -352,11 +352,21 @@ async fn gomoku_and_quoridor_records_round_trip(backend: Backend) {
     let Some(app) = spawn_match_app(backend).await else {
         return;
     };
-    let psq = "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,7,0\n7,9,0\n9,9,0\n-1\n";
+    // piskvork writes `-1`, then the programs' names, black's first.
+    let psq = "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,7,0\n7,9,0\n9,9,0\n-1\npbrain-black.exe\npbrain-white.exe\n";
     let view = imported(&app, "gomoku", "text/plain", psq.as_bytes().to_vec()).await;
     assert_eq!(view["import"]["format"], "psq");
     let id = view["id"].as_str().unwrap().to_owned();
     assert_eq!(moves(&app, &id).await, ["h8", "i9", "g7", "i7"]);
+    // The names come back in the exported file and its download name.
+    let res = app.get(&format!("/v1/matches/{id}/record.psq")).await;
+    let text = String::from_utf8_lossy(&res.body).into_owned();
+    assert!(
+        text.ends_with("-1\npbrain-black.exe\npbrain-white.exe\n"),
+        "{text}"
+    );
+    let disposition = res.header("content-disposition").unwrap_or_default();
+    assert!(disposition.contains("pbrain-black.exe"), "{disposition}");
     for ext in ["psq", "txt"] {
         let res = app.get(&format!("/v1/matches/{id}/record.{ext}")).await;
         assert_eq!(res.status, 200);

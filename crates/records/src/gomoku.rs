@@ -6,7 +6,11 @@
 //! what the program was showing), then one move a line, `x,y,time`: the
 //! column and the row counted from 1 at the top-left corner, and the
 //! milliseconds the move took. The moves end at the first line that is not
-//! one (piskvork writes `-1`, then the players' program names).
+//! one. What follows names the players: piskvork writes `-1`, then the two
+//! programs' names, black's first; other writers put the names right after
+//! the moves, or add a line `winner,rule` (`1,Freestyle`). The first two
+//! lines after the moves that are neither `-1` nor numbers nor such a rule
+//! line are read as black's and white's names.
 //!
 //! A `.pos` file (RenLib's, and older renju programs') is binary: byte 0
 //! is the number of moves `n`, then `n` bytes, one a move, black's first,
@@ -39,6 +43,9 @@ pub struct MoveList {
     pub size: Option<u8>,
     /// The moves, black's first.
     pub moves: Vec<Point>,
+    /// The players' names, black's first, where the file gives them (a
+    /// `.psq` file's program names).
+    pub players: [Option<String>; 2],
 }
 
 /// Why a text is not a gomoku record.
@@ -222,7 +229,8 @@ pub fn read_psq(bytes: &[u8]) -> Result<MoveList, GomokuError> {
     }
     let size = width as u8;
     let mut moves = Vec::new();
-    for (i, line) in lines.enumerate() {
+    let mut lines = lines.enumerate().peekable();
+    while let Some(&(i, line)) = lines.peek() {
         let line_no = i + 2;
         let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
         // The moves end at the first line that is not `x,y[,time]`.
@@ -232,6 +240,7 @@ pub fn read_psq(bytes: &[u8]) -> Result<MoveList, GomokuError> {
         let (Ok(x), Ok(y)) = (x.parse::<i64>(), y.parse::<i64>()) else {
             break;
         };
+        lines.next();
         let number = moves.len() + 1;
         let bad = |problem| GomokuError::BadMove {
             number,
@@ -249,10 +258,29 @@ pub fn read_psq(bytes: &[u8]) -> Result<MoveList, GomokuError> {
     if moves.is_empty() {
         return Err(GomokuError::Empty);
     }
+    let mut names = lines
+        .map(|(_, line)| line.trim())
+        .filter(|line| is_player_name(line))
+        .map(|line| line.chars().take(PLAYER_NAME_MAX).collect::<String>());
+    let players = [names.next(), names.next()];
     Ok(MoveList {
         size: Some(size),
         moves,
+        players,
     })
+}
+
+/// The most characters of a player's name kept from a `.psq` file.
+pub const PLAYER_NAME_MAX: usize = 100;
+
+/// Whether a line after a `.psq` file's moves names a player: not empty,
+/// not `-1`, not a number or a list of numbers, not a `winner,rule` line.
+fn is_player_name(line: &str) -> bool {
+    let numbers = line.split(',').all(|f| f.trim().parse::<i64>().is_ok());
+    let rule = line
+        .split_once(',')
+        .is_some_and(|(w, r)| w.trim().parse::<u8>().is_ok() && !r.trim().contains(' '));
+    !line.is_empty() && !numbers && !rule && !line.chars().any(char::is_control)
 }
 
 /// Reads a move list (`h8 i9 g7`, move numbers skipped).
@@ -289,7 +317,11 @@ pub fn read_moves(bytes: &[u8]) -> Result<MoveList, GomokuError> {
     if moves.is_empty() {
         return Err(GomokuError::Empty);
     }
-    Ok(MoveList { size: None, moves })
+    Ok(MoveList {
+        size: None,
+        moves,
+        players: [None, None],
+    })
 }
 
 /// Reads a RenLib `.pos` file (see the module's documentation).
@@ -336,6 +368,7 @@ pub fn read_pos(bytes: &[u8]) -> Result<MoveList, GomokuError> {
     Ok(MoveList {
         size: Some(POS_SIZE),
         moves,
+        players: [None, None],
     })
 }
 
@@ -353,8 +386,9 @@ pub fn write_pos(moves: &[Point]) -> Option<Vec<u8>> {
 }
 
 /// A `.psq` file of a game on a `size` board: the header, one line a move
-/// (no times: 0), `-1`.
-pub fn write_psq(size: u8, moves: &[Point]) -> String {
+/// (no times: 0), `-1`, then the players' names (black's first) when there
+/// are any, as piskvork writes its programs' names.
+pub fn write_psq(size: u8, moves: &[Point], players: [Option<&str>; 2]) -> String {
     let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
     for p in moves {
         let (col, row) = (p.col(), p.row());
@@ -365,6 +399,18 @@ pub fn write_psq(size: u8, moves: &[Point]) -> String {
         ));
     }
     out.push_str("-1\n");
+    if players.iter().any(Option::is_some) {
+        for name in players {
+            // A name is one line; a missing one is written as `?`.
+            let name: String = name
+                .unwrap_or("?")
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            out.push_str(name.trim());
+            out.push('\n');
+        }
+    }
     out
 }
 
@@ -397,9 +443,50 @@ mod tests {
         assert_eq!(list.size, Some(15));
         // x 8 → column h; y 8 from the top of 15 rows → row 8 from the bottom.
         assert_eq!(list.moves, vec![p("h8"), p("i9"), p("g7")]);
-        let written = write_psq(15, &list.moves);
-        assert_eq!(read_psq(written.as_bytes()).unwrap(), list);
+        assert_eq!(list.players, [Some("pbrain-x.exe".to_owned()), None]);
+        let written = write_psq(15, &list.moves, [Some("pbrain-x.exe"), None]);
+        let back = read_psq(written.as_bytes()).unwrap();
+        assert_eq!(back.moves, list.moves);
+        assert_eq!(back.players[0], list.players[0]);
         assert!(is_psq(written.as_bytes()));
+    }
+
+    #[test]
+    fn psq_names_come_after_the_moves_or_after_minus_one() {
+        // Names right after the moves, then `-1` and a `winner,rule` line.
+        let text = "Piskvorky 15x15, 11:11, 0\n10,10,0\n11,11,0\nAlphaZero 1\nAlphaZero 2\n-1\n1,Freestyle\n";
+        let list = read_psq(text.as_bytes()).unwrap();
+        assert_eq!(list.moves.len(), 2);
+        assert_eq!(
+            list.players,
+            [
+                Some("AlphaZero 1".to_owned()),
+                Some("AlphaZero 2".to_owned())
+            ]
+        );
+        // piskvork's own order: `-1`, then both names.
+        let text = "Piskvorky 15x15, 11:11, 0\n8,8,100\n-1\npbrain-black.exe\npbrain-white.exe\n";
+        let list = read_psq(text.as_bytes()).unwrap();
+        assert_eq!(
+            list.players,
+            [
+                Some("pbrain-black.exe".to_owned()),
+                Some("pbrain-white.exe".to_owned())
+            ]
+        );
+        // No names: none read, none written.
+        let list = read_psq(b"Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\n").unwrap();
+        assert_eq!(list.players, [None, None]);
+        assert_eq!(
+            write_psq(15, &list.moves, [None, None]),
+            "Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\n"
+        );
+        // Both written, black's first, and read back.
+        let written = write_psq(15, &list.moves, [Some("林"), Some("White")]);
+        assert_eq!(
+            read_psq(written.as_bytes()).unwrap().players,
+            [Some("林".to_owned()), Some("White".to_owned())]
+        );
     }
 
     #[test]

@@ -366,7 +366,11 @@ fn gomoku_export(rec: &KeptRecord, ext: &str) -> Result<Vec<u8>, ApiError> {
         None => return Err(not_from_start(rec)),
     };
     Ok(match ext {
-        "psq" => qipan_records::gomoku::write_psq(pos.size(), &moves),
+        "psq" => {
+            let names = records::seat_names(rec);
+            let name = |i: usize| names.get(i).and_then(Option::as_deref);
+            qipan_records::gomoku::write_psq(pos.size(), &moves, [name(0), name(1)])
+        }
         _ => qipan_records::gomoku::write_moves(&moves),
     }
     .into_bytes())
