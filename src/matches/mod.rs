@@ -22,6 +22,7 @@
 
 mod claim;
 pub mod clock;
+mod command;
 pub mod computer;
 mod create;
 pub mod domain;
@@ -44,6 +45,7 @@ pub mod retention;
 mod sweeper;
 
 pub use clock::{Clock, Millis, TimeControl};
+pub use command::{Effect, SeatCommand};
 pub use computer::Computer;
 pub use domain::{
     KeptMove, Match, MatchEnd, MatchStatus, Mode, NameError, Parent, Seat, SeatName, SeatSlot,

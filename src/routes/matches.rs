@@ -16,7 +16,8 @@ use crate::http::json::{Json, OptionalJson};
 use crate::http::limits::{charge_actions, Admitted, Creates, Writes};
 use crate::http::live::LastEventId;
 use crate::matches::{
-    Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, Secret, Token,
+    Effect, Item, Live, MatchError, MatchId, Matches, Outcome, Precondition, SeatCommand, Secret,
+    Token,
 };
 use crate::problem::ApiError;
 use crate::wire::matches::{
@@ -221,124 +222,71 @@ pub async fn play(
     // batch is 400 whatever If-Match says.
     crate::games::check_batch(&body.actions)?;
     charge_actions(&req, body.actions.len())?;
-    let outcome = w
-        .service
-        .runner()
-        .run(async move {
-            w.service
-                .play(w.id, &w.token, w.pre, &body.actions, &w.base)
-                .await
-        })
-        .await?;
-    Ok(answer(StatusCode::OK, outcome))
+    perform(w, SeatCommand::Play(body.0.actions)).await
 }
 
 /// `POST /v1/matches/{id}/undo`: 200 when undone, 202 when offered.
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let (outcome, done) = w
-        .service
-        .runner()
-        .run(async move { w.service.undo(w.id, &w.token, w.pre, &w.base).await })
-        .await?;
-    let status = if done {
-        StatusCode::OK
-    } else {
-        StatusCode::ACCEPTED
-    };
-    Ok(answer(status, outcome))
+    perform(w, SeatCommand::Undo).await
 }
 
 /// `POST /v1/matches/{id}/undo/accept`
 pub async fn accept_undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    answer_undo(w, true).await
+    perform(w, SeatCommand::AnswerUndo { accept: true }).await
 }
 
 /// `POST /v1/matches/{id}/undo/decline`
 pub async fn decline_undo(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    answer_undo(w, false).await
-}
-
-#[tracing::instrument(skip_all, fields(id = %w.id, accept))]
-async fn answer_undo(w: SeatWrite, accept: bool) -> Result<HttpResponse, ApiError> {
-    let outcome = w
-        .service
-        .runner()
-        .run(async move {
-            w.service
-                .answer_undo(w.id, &w.token, w.pre, accept, &w.base)
-                .await
-        })
-        .await?;
-    Ok(answer(StatusCode::OK, outcome))
+    perform(w, SeatCommand::AnswerUndo { accept: false }).await
 }
 
 /// `POST /v1/matches/{id}/resign`
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn resign(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let outcome = w
-        .service
-        .runner()
-        .run(async move { w.service.resign(w.id, &w.token, w.pre, &w.base).await })
-        .await?;
-    Ok(answer(StatusCode::OK, outcome))
+    perform(w, SeatCommand::Resign).await
 }
 
 /// `POST /v1/matches/{id}/draw`: 202 when the offer stands, 200 when it
 /// agreed to the other seat's (the match is drawn).
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn offer_draw(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    let (outcome, offered) = w
-        .service
-        .runner()
-        .run(async move { w.service.offer_draw(w.id, &w.token, w.pre, &w.base).await })
-        .await?;
-    let status = match offered {
-        crate::matches::Offered::Standing => StatusCode::ACCEPTED,
-        crate::matches::Offered::Agreed => StatusCode::OK,
-    };
-    Ok(answer(status, outcome))
+    perform(w, SeatCommand::OfferDraw).await
 }
 
 /// `POST /v1/matches/{id}/draw/accept`
 pub async fn accept_draw(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    answer_draw(w, true).await
+    perform(w, SeatCommand::AnswerDraw { accept: true }).await
 }
 
 /// `POST /v1/matches/{id}/draw/decline`
 pub async fn decline_draw(w: SeatWrite) -> Result<HttpResponse, ApiError> {
-    answer_draw(w, false).await
-}
-
-#[tracing::instrument(skip_all, fields(id = %w.id, accept))]
-async fn answer_draw(w: SeatWrite, accept: bool) -> Result<HttpResponse, ApiError> {
-    let outcome = w
-        .service
-        .runner()
-        .run(async move {
-            w.service
-                .answer_draw(w.id, &w.token, w.pre, accept, &w.base)
-                .await
-        })
-        .await?;
-    Ok(answer(StatusCode::OK, outcome))
+    perform(w, SeatCommand::AnswerDraw { accept: false }).await
 }
 
 /// `POST /v1/matches/{id}/claim`: `{"result": "win" | "draw"}` against a
 /// side to move that left.
 #[tracing::instrument(skip_all, fields(id = %w.id))]
 pub async fn claim(w: SeatWrite, body: Json<ClaimRequest>) -> Result<HttpResponse, ApiError> {
-    let result = body.result;
-    let outcome = w
+    perform(w, SeatCommand::Claim(body.result)).await
+}
+
+/// Carries out a seat's command and answers with the match's view.
+async fn perform(w: SeatWrite, command: SeatCommand) -> Result<HttpResponse, ApiError> {
+    let (outcome, effect) = w
         .service
-        .runner()
-        .run(async move {
-            w.service
-                .claim(w.id, &w.token, w.pre, result, &w.base)
-                .await
-        })
+        .command(w.id, w.token, w.pre, command, w.base)
         .await?;
-    Ok(answer(StatusCode::OK, outcome))
+    Ok(answer(status_of(effect), outcome))
+}
+
+/// The status a command's answer has, over HTTP and in a WebSocket `ack`:
+/// 200 when done, 202 when asked of the other seat.
+pub fn status_of(effect: Effect) -> StatusCode {
+    match effect {
+        Effect::Done => StatusCode::OK,
+        Effect::Offered => StatusCode::ACCEPTED,
+    }
 }
 
 /// `POST /v1/matches/{id}/fork`

@@ -15,13 +15,13 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::matches::{Id, Service};
+use super::matches::{status_of, Id, Service};
 use super::state::Base;
 use crate::http::frames::{FrameGuard, Oversized};
 use crate::http::limits::{Class, Limits};
 use crate::http::live::{LastEventId, NotAWebSocket};
 use crate::matches::{
-    Item, Live, MatchError, MatchId, Matches, Offered, Precondition, Secret, Token, Version,
+    Item, Live, MatchError, MatchId, Matches, Precondition, SeatCommand, Secret, Token, Version,
 };
 use crate::problem::ApiError;
 use crate::wire::live::ClientMessage;
@@ -197,7 +197,9 @@ impl Connection {
         }
     }
 
-    /// Carries a command out; the members of its `ack`.
+    /// Carries a command out; the members of its `ack`. A seat's command
+    /// takes the path its HTTP endpoint takes ([`Matches::command`]), and
+    /// the `ack` carries the status and version that endpoint answers.
     async fn perform(&mut self, message: ClientMessage) -> Result<Value, MatchError> {
         let s = self.matches.clone();
         let id = self.id;
@@ -205,11 +207,7 @@ impl Connection {
             Some(v) => Precondition::OneOf(vec![Version::new(v)]),
             None => Precondition::Any,
         };
-        // A command's view goes out as the event it makes; the ack carries
-        // the status and version the HTTP endpoint would.
-        let base = "";
-        let message_kind = message.command();
-        let (status, outcome) = match message {
+        let (command, version) = match message {
             ClientMessage::Auth { token, .. } => {
                 let token = Token(Some(Secret::presented(&token)));
                 let seat = s.authenticate(id, &token).await?;
@@ -221,74 +219,35 @@ impl Connection {
             }
             ClientMessage::Play {
                 actions, version, ..
-            } => {
-                let token = self.token.clone();
-                let pre = pre(version);
-                let outcome = s
-                    .runner()
-                    .run(async move { s.play(id, &token, pre, &actions, base).await })
-                    .await?;
-                (200, outcome)
+            } => (SeatCommand::Play(actions), version),
+            ClientMessage::Undo { version, .. } => (SeatCommand::Undo, version),
+            ClientMessage::Accept { version, .. } => {
+                (SeatCommand::AnswerUndo { accept: true }, version)
             }
-            ClientMessage::Undo { version, .. } => {
-                let (token, pre) = (self.token.clone(), pre(version));
-                let (outcome, done) = s
-                    .runner()
-                    .run(async move { s.undo(id, &token, pre, base).await })
-                    .await?;
-                (if done { 200 } else { 202 }, outcome)
+            ClientMessage::Decline { version, .. } => {
+                (SeatCommand::AnswerUndo { accept: false }, version)
             }
-            ClientMessage::Accept { version, .. } | ClientMessage::Decline { version, .. } => {
-                let accept = matches!(message_kind, "accept");
-                let (token, pre) = (self.token.clone(), pre(version));
-                let outcome = s
-                    .runner()
-                    .run(async move { s.answer_undo(id, &token, pre, accept, base).await })
-                    .await?;
-                (200, outcome)
+            ClientMessage::Resign { version, .. } => (SeatCommand::Resign, version),
+            ClientMessage::Draw { version, .. } => (SeatCommand::OfferDraw, version),
+            ClientMessage::DrawAccept { version, .. } => {
+                (SeatCommand::AnswerDraw { accept: true }, version)
             }
-            ClientMessage::Resign { version, .. } => {
-                let (token, pre) = (self.token.clone(), pre(version));
-                let outcome = s
-                    .runner()
-                    .run(async move { s.resign(id, &token, pre, base).await })
-                    .await?;
-                (200, outcome)
-            }
-            ClientMessage::Draw { version, .. } => {
-                let (token, pre) = (self.token.clone(), pre(version));
-                let (outcome, offered) = s
-                    .runner()
-                    .run(async move { s.offer_draw(id, &token, pre, base).await })
-                    .await?;
-                let status = match offered {
-                    Offered::Standing => 202,
-                    Offered::Agreed => 200,
-                };
-                (status, outcome)
-            }
-            ClientMessage::DrawAccept { version, .. }
-            | ClientMessage::DrawDecline { version, .. } => {
-                let accept = matches!(message_kind, "draw-accept");
-                let (token, pre) = (self.token.clone(), pre(version));
-                let outcome = s
-                    .runner()
-                    .run(async move { s.answer_draw(id, &token, pre, accept, base).await })
-                    .await?;
-                (200, outcome)
+            ClientMessage::DrawDecline { version, .. } => {
+                (SeatCommand::AnswerDraw { accept: false }, version)
             }
             ClientMessage::Claim {
                 result, version, ..
-            } => {
-                let (token, pre) = (self.token.clone(), pre(version));
-                let outcome = s
-                    .runner()
-                    .run(async move { s.claim(id, &token, pre, result, base).await })
-                    .await?;
-                (200, outcome)
-            }
+            } => (SeatCommand::Claim(result), version),
         };
-        Ok(serde_json::json!({ "status": status, "version": outcome.version.get() }))
+        // A command's view goes out as the event it makes, so no base URL
+        // is needed to render it here.
+        let (outcome, effect) = s
+            .command(id, self.token.clone(), pre(version), command, String::new())
+            .await?;
+        Ok(serde_json::json!({
+            "status": status_of(effect).as_u16(),
+            "version": outcome.version.get(),
+        }))
     }
 }
 
@@ -328,42 +287,75 @@ fn event_message(frame: &crate::matches::Frame) -> String {
     )
 }
 
-/// An answer to a command: `{"type", "command", "ref", …}`.
-#[derive(serde::Serialize)]
-struct Answer<'a, T: serde::Serialize> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    command: &'a str,
-    #[serde(rename = "ref")]
-    reference: Option<&'a Value>,
-    #[serde(flatten)]
-    members: T,
+/// An answer to a command: `{"type", "command", "ref", …members}`, in
+/// that order, written from JSON values (whose text is never empty).
+fn answer_message(
+    kind: &str,
+    command: &str,
+    reference: Option<&Value>,
+    members: serde_json::Map<String, Value>,
+) -> String {
+    let mut out = format!(
+        "{{\"type\":{},\"command\":{},\"ref\":{}",
+        Value::from(kind),
+        Value::from(command),
+        reference.unwrap_or(&Value::Null)
+    );
+    for (name, value) in members {
+        out.push_str(&format!(",{}:{value}", Value::from(name)));
+    }
+    out.push('}');
+    out
 }
 
 /// `{"type": "ack", "command": …, "ref": …, …members}`
 fn ack_message(command: &str, reference: Option<&Value>, members: &Value) -> String {
-    let ack = Answer {
-        kind: "ack",
-        command,
-        reference,
-        members,
+    let members = match members {
+        Value::Object(m) => m.clone(),
+        _ => serde_json::Map::new(),
     };
-    serde_json::to_string(&ack).unwrap_or_default()
+    answer_message("ack", command, reference, members)
 }
 
 /// `{"type": "problem", "command": …, "ref": …, "problem": {…}}`
 fn problem_message(command: &str, reference: Option<&Value>, e: &ApiError) -> String {
     e.log(&format!("websocket {command}"));
-    #[derive(serde::Serialize)]
-    struct Refusal {
-        problem: Box<serde_json::value::RawValue>,
+    let body = e.body();
+    // The body is the problem's own JSON; should it ever not parse, it
+    // still goes out, as a string.
+    let problem = serde_json::from_str(&body).unwrap_or(Value::String(body));
+    let mut members = serde_json::Map::new();
+    members.insert("problem".to_owned(), problem);
+    answer_message("problem", command, reference, members)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ack_message, answer_message};
+    use serde_json::{json, Value};
+
+    #[test]
+    fn answers_are_json_with_type_command_and_ref_first() {
+        let ack = ack_message(
+            "play",
+            Some(&json!(7)),
+            &json!({"status": 200, "version": 3}),
+        );
+        assert!(
+            ack.starts_with(r#"{"type":"ack","command":"play","ref":7,"#),
+            "{ack}"
+        );
+        let v: Value = serde_json::from_str(&ack).unwrap();
+        assert_eq!(
+            v,
+            json!({"type": "ack", "command": "play", "ref": 7, "status": 200, "version": 3})
+        );
+        // Text that needs escaping stays JSON; no reference is null.
+        let odd = answer_message("ack", "pl\"ay\n", None, serde_json::Map::new());
+        let v: Value = serde_json::from_str(&odd).unwrap();
+        assert_eq!(
+            v,
+            json!({"type": "ack", "command": "pl\"ay\n", "ref": null})
+        );
     }
-    let problem = serde_json::value::RawValue::from_string(e.body()).unwrap_or_default();
-    let answer = Answer {
-        kind: "problem",
-        command,
-        reference,
-        members: Refusal { problem },
-    };
-    serde_json::to_string(&answer).unwrap_or_default()
 }
