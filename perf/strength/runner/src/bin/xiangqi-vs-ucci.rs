@@ -4,9 +4,10 @@
 //! refuses loses, and `History::verdict` ends the game (mate, stalemate,
 //! repetition with perpetual check or chase, the move limit).
 //!
-//!   xiangqi-vs-ucci --engine /tmp/eleeye/eleeye.bin --ms 300 --openings 12 [--moves]
+//!   xiangqi-vs-ucci --engine /tmp/eleeye/eleeye.bin --ms 300 --openings 12 [--skip 0] [--moves]
 //!
-//! `--moves` prints every game's moves after its result.
+//! `--skip K` leaves out the first K openings (so that two runs can share a
+//! match); `--moves` prints every game's moves after its result.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -64,7 +65,7 @@ impl Ucci {
             output,
         };
         u.send("ucci");
-        u.wait_for("ucciok");
+        u.wait_for(&["ucciok"]);
         u.send("setoption usebook false");
         u.send("setoption newgame");
         u
@@ -75,30 +76,44 @@ impl Ucci {
         self.input.flush().expect("engine stdin");
     }
 
-    fn wait_for(&mut self, word: &str) -> String {
+    /// The first line that starts with one of `words`.
+    fn wait_for(&mut self, words: &[&str]) -> String {
         let mut line = String::new();
         loop {
             line.clear();
             if self.output.read_line(&mut line).unwrap_or(0) == 0 {
                 return String::new();
             }
-            if line.split_whitespace().next() == Some(word) {
+            if line
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| words.contains(&w))
+            {
                 return line.trim().to_owned();
             }
         }
     }
 
-    /// The engine's move after `game`, or `None` when it has none.
-    fn play(&mut self, start: &str, game: &History, ms: u64) -> Option<Move> {
-        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    /// The engine's move after `game`: `Ok(None)` when it has none,
+    /// `Err(())` when it answers `nobestmove` (ElephantEye does when its
+    /// own rules see a draw: a repetition, 100 plies without a capture, or
+    /// no attacking piece left).
+    fn play(&mut self, position: &str, moves: &[String], ms: u64) -> Result<Option<Move>, ()> {
         if moves.is_empty() {
-            self.send(&format!("position fen {start}"));
+            self.send(&format!("position fen {position}"));
         } else {
-            self.send(&format!("position fen {start} moves {}", moves.join(" ")));
+            self.send(&format!(
+                "position fen {position} moves {}",
+                moves.join(" ")
+            ));
         }
         self.send(&format!("go time {ms} movestogo 1"));
-        let reply = self.wait_for("bestmove");
-        reply.split_whitespace().nth(1)?.parse().ok()
+        let reply = self.wait_for(&["bestmove", "nobestmove"]);
+        let mut words = reply.split_whitespace();
+        if words.next() == Some("nobestmove") {
+            return Err(());
+        }
+        Ok(words.next().and_then(|m| m.parse().ok()))
     }
 }
 
@@ -127,11 +142,12 @@ fn main() {
     let max_plies: usize = arg(&args, "--max-plies", "400")
         .parse()
         .expect("--max-plies");
+    let skip: usize = arg(&args, "--skip", "0").parse().expect("--skip");
     let verbose = args.iter().any(|a| a == "--moves");
     let start_fen = Position::start().to_fen();
     let mut tally = Tally::default();
     let (mut our_nodes, mut our_time, mut our_depth, mut our_moves) = (0u64, 0f64, 0u64, 0u64);
-    for (g, (name, line)) in OPENINGS.iter().take(openings).enumerate() {
+    for (g, (name, line)) in OPENINGS.iter().enumerate().skip(skip).take(openings) {
         for ours in Side::ALL {
             let mut game = History::new(Position::start(), Counters::default());
             for m in line.split_whitespace() {
@@ -162,7 +178,18 @@ fn main() {
                     our_moves += 1;
                     a.best().copied()
                 } else {
-                    them.play(&start_fen, &game, ms)
+                    let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+                    match them.play(&start_fen, &moves, ms) {
+                        Ok(m) => m,
+                        // The rules crate says the game goes on: ask again
+                        // from the bare position, so that ElephantEye's own
+                        // repetition rule does not end it; the rules crate
+                        // still judges repetition on the whole game.
+                        Err(()) => match them.play(&game.position().to_fen(), &[], ms) {
+                            Ok(m) => m,
+                            Err(()) => break (0, "ElephantEye sees a draw".to_owned()),
+                        },
+                    }
                 };
                 match m.map(|m| game.push(m)) {
                     Some(Ok(())) => {}
