@@ -11,30 +11,9 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::db::{on_both_backends, settings, spawn_match_app, Backend, TestDb};
-use crate::helpers::{spawn_app_with, TestApp, TestResponse};
+use crate::duels::send;
+use crate::helpers::{spawn_app_with, TestApp};
 use crate::live::{Event, Stream};
-
-/// A POST to a match sub-resource with a seat token; the raw answer.
-async fn send(
-    app: &TestApp,
-    id: &str,
-    what: &str,
-    token: &str,
-    body: Option<Value>,
-) -> TestResponse {
-    let auth = format!("Bearer {token}");
-    let mut headers = vec![("authorization", auth.as_str())];
-    if body.is_some() {
-        headers.push(("content-type", "application/json"));
-    }
-    app.request(
-        Method::POST,
-        &format!("/v1/matches/{id}/{what}"),
-        &headers,
-        body.map(|b| b.to_string().into_bytes()),
-    )
-    .await
-}
 
 /// Plays `moves` and asserts a 200; the match view.
 async fn played(app: &TestApp, id: &str, token: &str, moves: &[&str]) -> Value {

@@ -15,7 +15,7 @@ use crate::helpers::{spawn_app_with, TestApp, TestResponse, START};
 use crate::live::Stream;
 
 /// A POST to a match sub-resource with a seat token; the raw answer.
-async fn send(
+pub(crate) async fn send(
     app: &TestApp,
     id: &str,
     what: &str,
