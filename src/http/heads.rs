@@ -309,14 +309,18 @@ impl AsyncRead for Guarded {
             if reading.framing() == Framing::Opaque && reading.buf.is_empty() {
                 return Pin::new(&mut this.io).poll_read(cx, out);
             }
-            let mut chunk = [0u8; READ_CHUNK];
-            let mut read = ReadBuf::new(&mut chunk);
-            ready!(Pin::new(&mut this.io).poll_read(cx, &mut read))?;
-            if read.filled().is_empty() {
+            // Read straight into the buffer's spare room: nothing is zeroed
+            // or copied on the way, whether the read finds bytes or not.
+            reading.buf.reserve(READ_CHUNK);
+            let n = ready!(tokio_util::io::poll_read_buf(
+                Pin::new(&mut this.io),
+                cx,
+                &mut reading.buf
+            ))?;
+            if n == 0 {
                 reading.eof = true;
                 continue;
             }
-            reading.buf.extend_from_slice(read.filled());
             reading.check();
             this.note_refusal();
         }
