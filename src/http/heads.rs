@@ -109,7 +109,7 @@ fn read_head(bytes: &[u8]) -> Result<Option<Head>, Refusal> {
     let Ok(method) = Method::from_bytes(method.as_bytes()) else {
         return malformed("the method is not a token");
     };
-    if Uri::try_from(request.path.unwrap_or_default()).is_err() {
+    if !is_uri(request.path.unwrap_or_default()) {
         return malformed("the request target is not a URI");
     }
     let http11 = request.version == Some(1);
@@ -171,6 +171,35 @@ fn read_head(bytes: &[u8]) -> Result<Option<Head>, Refusal> {
         }
     };
     Ok(Some(Head { len, next }))
+}
+
+/// The bytes of a path and query that every URI reader takes, in the path
+/// as in the query: letters, digits, `-._~`, percent escapes and the
+/// sub-delimiters, `:@/?`.
+const PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        plain[b] = matches!(
+            b as u8,
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9'
+                | b'-' | b'.' | b'_' | b'~' | b'%'
+                | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+                | b':' | b'@' | b'/' | b'?'
+        );
+        b += 1;
+    }
+    plain
+};
+
+/// Whether actix reads `target` as a request target: a plain path (the
+/// usual case, checked byte by byte) at once, anything else as `http`'s
+/// `Uri` reads it, which is what actix does.
+fn is_uri(target: &str) -> bool {
+    let plain = target.len() < usize::from(u16::MAX) - 1
+        && target.starts_with('/')
+        && target.bytes().all(|b| PLAIN[usize::from(b)]);
+    plain || Uri::try_from(target).is_ok()
 }
 
 /// Where a connection's reading stands.
@@ -459,6 +488,35 @@ mod tests {
         ]);
         assert_eq!(r.refused, None);
         assert_eq!(r.checked, r.buf.len());
+    }
+
+    #[test]
+    fn plain_targets_are_read_as_uri_reads_them() {
+        let mut targets = vec![
+            "/".to_owned(),
+            "/v1/xiangqi/VVRWU1dBRT1SHEMqNjo-WgQDBQIGFCsBBxJaGx8jL1o".to_owned(),
+            "/v1/matches?x=1&y=%20!$'()*+,;=:@/?~".to_owned(),
+            "/a b".to_owned(),
+            "/a\"b".to_owned(),
+            "/{}".to_owned(),
+            "*".to_owned(),
+            "http://h/x".to_owned(),
+            "/#f".to_owned(),
+            "/a^".to_owned(),
+            format!("/{}", "a".repeat(70_000)),
+        ];
+        for b in 0u8..=255 {
+            if let Ok(text) = std::str::from_utf8(&[b'/', b]) {
+                targets.push(text.to_owned());
+            }
+        }
+        for target in targets {
+            assert_eq!(
+                is_uri(&target),
+                Uri::try_from(target.as_str()).is_ok(),
+                "{target:?}"
+            );
+        }
     }
 
     #[test]

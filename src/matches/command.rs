@@ -1,9 +1,17 @@
 //! One path for every command a seat sends, whatever carried it: the HTTP
 //! endpoints and the WebSocket build the same [`SeatCommand`], and
-//! [`Matches::command`] carries it out on the match's runner (SQLite's
-//! own threads, or here on PostgreSQL) and says how it took effect.
+//! [`Matches::command`] carries it out on the match's runner: it reads the
+//! seated match (its version checked, a fallen flag settled), has
+//! [`decide`] decide, writes what was decided (telling the streams and
+//! ringing the sweeper, see [`Matches::write`]) and answers how it took
+//! effect. The computer's seat takes the same decisions
+//! ([`super::computer`]).
 
-use super::{MatchError, MatchId, Matches, Offered, Outcome, Precondition, Token};
+use super::decide::{self, Absence, Decision, Undo};
+use super::{
+    MatchError, MatchId, Matches, Outcome, Precondition, Refused, SeatSlot, Timestamp, Token,
+};
+use crate::storage::matches as store;
 use crate::wire::matches::ClaimResult;
 
 /// What a seat asks of its match.
@@ -31,6 +39,20 @@ pub enum SeatCommand {
     Claim(ClaimResult),
 }
 
+impl SeatCommand {
+    /// What cannot be done when the match turns out to be over on time.
+    fn refused(&self) -> Refused {
+        match self {
+            SeatCommand::Play(_) => Refused::Play,
+            SeatCommand::Undo => Refused::OfferUndo,
+            SeatCommand::AnswerUndo { .. } => Refused::AnswerUndo,
+            SeatCommand::Resign => Refused::Resign,
+            SeatCommand::OfferDraw | SeatCommand::AnswerDraw { .. } => Refused::Draw,
+            SeatCommand::Claim(_) => Refused::Claim,
+        }
+    }
+}
+
 /// How a command took effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
@@ -39,6 +61,26 @@ pub enum Effect {
     /// Asked of the other seat, which has yet to answer (a takeback or a
     /// draw offered in a duel).
     Offered,
+}
+
+impl Effect {
+    /// How a decision takes effect: an offer made, or standing, waits for
+    /// the other seat.
+    fn of(decision: &Decision) -> Effect {
+        use super::events::EventKind;
+        match decision {
+            Decision::Stands => Effect::Offered,
+            Decision::Write(change)
+                if matches!(
+                    change.kind,
+                    EventKind::DrawOffered | EventKind::TakebackOffered
+                ) =>
+            {
+                Effect::Offered
+            }
+            Decision::Write(_) | Decision::GoBack(..) => Effect::Done,
+        }
+    }
 }
 
 impl Matches {
@@ -59,43 +101,89 @@ impl Matches {
     ) -> Result<(Outcome, Effect), MatchError> {
         let s = self.clone();
         self.runner()
-            .run(async move {
-                let (token, base) = (&token, base.as_str());
-                match command {
-                    SeatCommand::Play(actions) => s
-                        .play(id, token, pre, &actions, base)
-                        .await
-                        .map(|o| (o, Effect::Done)),
-                    SeatCommand::Undo => {
-                        let (outcome, done) = s.undo(id, token, pre, base).await?;
-                        Ok((outcome, if done { Effect::Done } else { Effect::Offered }))
-                    }
-                    SeatCommand::AnswerUndo { accept } => s
-                        .answer_undo(id, token, pre, accept, base)
-                        .await
-                        .map(|o| (o, Effect::Done)),
-                    SeatCommand::Resign => s
-                        .resign(id, token, pre, base)
-                        .await
-                        .map(|o| (o, Effect::Done)),
-                    SeatCommand::OfferDraw => {
-                        let (outcome, offered) = s.offer_draw(id, token, pre, base).await?;
-                        let effect = match offered {
-                            Offered::Standing => Effect::Offered,
-                            Offered::Agreed => Effect::Done,
-                        };
-                        Ok((outcome, effect))
-                    }
-                    SeatCommand::AnswerDraw { accept } => s
-                        .answer_draw(id, token, pre, accept, base)
-                        .await
-                        .map(|o| (o, Effect::Done)),
-                    SeatCommand::Claim(result) => s
-                        .claim(id, token, pre, result, base)
-                        .await
-                        .map(|o| (o, Effect::Done)),
-                }
-            })
+            .run(async move { s.carry_out(id, &token, &pre, command, &base).await })
             .await
+    }
+
+    #[tracing::instrument(skip(self, token, pre, command, base))]
+    async fn carry_out(
+        &self,
+        id: MatchId,
+        token: &Token,
+        pre: &Precondition,
+        command: SeatCommand,
+        base: &str,
+    ) -> Result<(Outcome, Effect), MatchError> {
+        if let SeatCommand::Play(actions) = &command {
+            // A batch that can never be played is refused before the match
+            // is read (a stale `If-Match` on it is beside the point).
+            crate::games::check_batch(actions)?;
+        }
+        let mut conn = self.db.acquire().await?;
+        let now = Timestamp::now();
+        let (mut m, seats, seat) = self
+            .load_seated(&mut conn, id, token, pre, command.refused(), now)
+            .await?;
+        let decision = match command {
+            SeatCommand::Play(actions) => {
+                let outcome = self
+                    .play_as(conn, m, &seats, seat, pre, &actions, base, now)
+                    .await?;
+                return Ok((outcome, Effect::Done));
+            }
+            SeatCommand::Undo => match decide::undo(&m, seat)? {
+                Undo::Decided(decision) => decision,
+                Undo::Offer => {
+                    let last = store::last_move_of(&mut conn, &m, seat).await?;
+                    decide::offer_undo(&mut m, seat, last.map(|mv| mv.ply), now)?
+                }
+            },
+            SeatCommand::AnswerUndo { accept } => decide::answer_undo(&mut m, seat, accept, now)?,
+            SeatCommand::Resign => decide::resign(&mut m, seat, now)?,
+            SeatCommand::OfferDraw => decide::offer_draw(&mut m, seat, now)?,
+            SeatCommand::AnswerDraw { accept } => decide::answer_draw(&mut m, seat, accept, now)?,
+            SeatCommand::Claim(result) => {
+                let left_at = match decide::other(&seats, seat) {
+                    Some(away) => store::left_at(&mut conn, id, away.seat).await?,
+                    None => None,
+                };
+                let absence = Absence {
+                    left_at,
+                    abandon_after: self.live.abandon_after,
+                };
+                decide::claim(&mut m, &seats, seat, result, absence, now)?
+            }
+        };
+        let effect = Effect::of(&decision);
+        self.carry(&mut conn, &mut m, &seats, pre, decision, now)
+            .await?;
+        drop(conn);
+        Ok((Self::outcome(&m, &seats, base)?, effect))
+    }
+
+    /// Writes what a decision on `m` asks, as of `now`.
+    pub(super) async fn carry(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        m: &mut super::Match,
+        seats: &[SeatSlot],
+        pre: &Precondition,
+        decision: Decision,
+        now: Timestamp,
+    ) -> Result<(), MatchError> {
+        match decision {
+            Decision::Stands => Ok(()),
+            Decision::Write(change) => self.write(conn, m, seats, pre, None, &[], change).await,
+            Decision::GoBack(back, change) => {
+                let undone = store::move_at(conn, m, back.ply + 1).await?;
+                let line = match &undone {
+                    Some(_) => m.window_at(conn, back.ply).await?,
+                    None => None,
+                };
+                decide::take_back(m, back, undone, line, now)?;
+                self.write(conn, m, seats, pre, Some(back.ply), &[], change)
+                    .await
+            }
+        }
     }
 }

@@ -5,9 +5,10 @@ use qipan_rules::AnyPosition;
 
 use super::clock::{Clock, ClockError, TimeControl};
 use super::computer::{Computer, ComputerError};
+use super::decide;
 use super::events::{Change, EventKind, MatchEvent};
 use super::line;
-use super::read::{invite_view, render, Shown};
+use super::read::{invite_view, Shown};
 use super::{
     seat_of, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Parent, Seat,
     SeatName, SeatSlot, Secret, Timestamp, Token, Version,
@@ -156,16 +157,11 @@ impl Matches {
         }
         drop(conn);
         let shown = Shown {
-            seat: mine,
-            token: Some(&token),
             invites,
+            ..Shown::seated(mine, &token)
         };
         crate::metrics::metrics().match_created();
-        Ok(Outcome {
-            view: render(&m, &seats, None, base, Some(shown))?,
-            id,
-            version: m.version,
-        })
+        Self::shown(&m, &seats, base, Some(shown))
     }
 
     /// `POST /v1/matches/{id}/join`, with the joining player's display
@@ -189,20 +185,7 @@ impl Matches {
         for _ in 0..3 {
             let mut conn = self.db.acquire().await?;
             let (mut m, mut seats) = Self::load(&mut conn, id).await?;
-            // Every seat is compared, so the time taken does not tell which.
-            let mut found = None;
-            for (i, s) in seats.iter().enumerate() {
-                if s.invite
-                    .as_ref()
-                    .is_some_and(|stored| invite.matches(stored))
-                {
-                    found = Some(i);
-                }
-            }
-            let i = found.ok_or(MatchError::InvalidInvite)?;
-            if seats[i].token.is_some() {
-                return Err(MatchError::SeatTaken(seats[i].seat));
-            }
+            let i = decide::invited(&seats, &invite)?;
             let token = Secret::token()?;
             let seat = seats[i].seat;
             let read_at = m.version;
@@ -235,16 +218,8 @@ impl Matches {
                     m.version = version;
                     seats[i].token = Some(token.hash());
                     seats[i].joined_at = Some(now);
-                    let shown = Shown {
-                        seat: seats[i].seat,
-                        token: Some(&token),
-                        invites: Vec::new(),
-                    };
-                    return Ok(Outcome {
-                        view: render(&m, &seats, None, base, Some(shown))?,
-                        id,
-                        version,
-                    });
+                    let shown = Shown::seated(seat, &token);
+                    return Self::shown(&m, &seats, base, Some(shown));
                 }
             }
         }
@@ -326,29 +301,12 @@ impl Matches {
             now,
         );
         m.window = window;
-        let seats = [SeatSlot {
-            seat: Seat::Solo,
-            name: None,
-            token: Some(token.hash()),
-            invite: None,
-            joined_at: Some(now),
-            online: false,
-            computer: None,
-        }];
+        let seats = [SeatSlot::solo(token.hash(), now)];
         store::insert_fork(&mut tx, self.db.backend(), &m, &seats, from).await?;
         tx.commit().await.map_err(StorageError::from)?;
         drop(conn);
-        let shown = Shown {
-            seat: Seat::Solo,
-            token: Some(&token),
-            invites: Vec::new(),
-        };
         crate::metrics::metrics().match_created();
-        Ok(Outcome {
-            view: render(&m, &seats, None, base, Some(shown))?,
-            id: m.id,
-            version: m.version,
-        })
+        Self::shown(&m, &seats, base, Some(Shown::seated(Seat::Solo, &token)))
     }
 }
 

@@ -172,6 +172,12 @@ pub enum MatchError {
     Crashed(String),
 }
 
+impl From<crate::storage::Crashed> for MatchError {
+    fn from(e: crate::storage::Crashed) -> MatchError {
+        MatchError::Crashed(e.0)
+    }
+}
+
 impl From<GameError> for MatchError {
     fn from(e: GameError) -> MatchError {
         MatchError::Game(e)

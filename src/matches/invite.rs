@@ -2,12 +2,13 @@
 //! (voiding the old ones) or withdraws them; an invited player declines,
 //! with a reason the inviter's streams show (`invite-declined`).
 
+use super::decide;
 use super::domain::NameError;
 use super::events::{Change, EventKind, MatchEvent};
-use super::read::{invite_view, render, Shown};
+use super::read::{invite_view, Shown};
 use super::{
-    Match, MatchError, MatchId, Matches, Mode, Outcome, Precondition, Refused, Seat, SeatSlot,
-    Secret, SecretHash, Timestamp, Token,
+    Match, MatchError, MatchId, Matches, Outcome, Precondition, Refused, Seat, SeatSlot, Secret,
+    SecretHash, Timestamp, Token,
 };
 use crate::storage::matches as store;
 use crate::storage::StorageError;
@@ -91,11 +92,7 @@ impl Matches {
             token: None,
             invites: shown,
         };
-        Ok(Outcome {
-            view: render(&m, &seats, None, base, Some(shown))?,
-            id,
-            version: m.version,
-        })
+        Self::shown(&m, &seats, base, Some(shown))
     }
 
     /// `POST /v1/matches/{id}/invite/withdraw`: the open seats' invites no
@@ -148,7 +145,7 @@ impl Matches {
         let (mut m, mut seats, seat) = self
             .load_seated(&mut conn, id, token, pre, Refused::Invite, Timestamp::now())
             .await?;
-        Self::invitable(&m)?;
+        decide::invitable(&m)?;
         let invites = change(&mut seats)?;
         m.updated_at = Timestamp::now();
         let event = MatchEvent::new(&m, &seats, m.version.next(), Change::by(kind, seat));
@@ -177,18 +174,8 @@ impl Matches {
         let note = why.map(reason).transpose()?;
         let mut conn = self.db.acquire().await?;
         let (mut m, mut seats) = Self::load(&mut conn, id).await?;
-        // Every seat is compared, so the time taken does not tell which.
-        let mut found = None;
-        for (i, s) in seats.iter().enumerate() {
-            if s.invite.as_ref().is_some_and(|h| invite.matches(h)) {
-                found = Some(i);
-            }
-        }
-        let i = found.ok_or(MatchError::InvalidInvite)?;
-        if seats[i].token.is_some() {
-            return Err(MatchError::SeatTaken(seats[i].seat));
-        }
-        Self::invitable(&m)?;
+        let i = decide::invited(&seats, &invite)?;
+        decide::invitable(&m)?;
         seats[i].invite = None;
         m.updated_at = Timestamp::now();
         let change = Change {
@@ -201,20 +188,6 @@ impl Matches {
             .write_invites(&mut conn, &m, &Precondition::Any, &voided, &event)
             .await?;
         Self::outcome(&m, &seats, base)
-    }
-
-    /// Invitations are for duels still being played.
-    fn invitable(m: &Match) -> Result<(), MatchError> {
-        if m.mode != Mode::Duel {
-            return Err(MatchError::NotADuel);
-        }
-        if !m.status.is_ongoing() {
-            return Err(MatchError::Finished {
-                refused: Refused::Invite,
-                status: m.status,
-            });
-        }
-        Ok(())
     }
 
     /// Writes new invites and the event, announcing it.

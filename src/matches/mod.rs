@@ -4,29 +4,31 @@
 //! - [`domain`]: the typed match (status, seats, offers, versions).
 //! - [`id`]: match ids, seat tokens and invites, and their hashes.
 //! - [`create`]: new matches: create, join, fork.
-//! - [`moves`]: what seats do to a match: play, undo, takebacks, resign.
+//! - [`command`]: the one path of a seat's command: read, [`decide`],
+//!   write, tell.
+//! - [`decide`]: the match's decisions (play, takebacks, resign, draws,
+//!   claims, flags, invitations), apart from storage and HTTP.
+//! - [`moves`]: playing a move: the rules, then the decision.
 //! - [`line`]: a xiangqi match's line since the last capture, which the
 //!   repetition rules and the move limit judge.
 //! - [`clock`]: time controls, clocks and the flag-fall rule; [`sweeper`]
 //!   ends the matches whose flag fell without anyone asking.
-//! - [`draw`]: draw offers; [`claim`]: claims against a seat that left.
 //! - [`computer`]: the computer in a duel's seat, answering by itself.
 //! - [`read`]: the match view and its history.
 //! - [`record`]: a match's full record and its headers; `record_io`: the
 //!   record as the exports read it, and a solo match made from a file.
 //! - [`error`]: [`MatchError`], turned into problems at the edge.
 //!
-//! Each operation reads the match, decides with the rules (through
+//! Each operation reads the match, decides (with the rules, through
 //! [`crate::games`]) and writes once, guarded by the version it read
 //! (`storage::matches::write`); the HTTP layer only parses and maps.
 
-mod claim;
 pub mod clock;
 mod command;
 pub mod computer;
 mod create;
+mod decide;
 pub mod domain;
-mod draw;
 mod error;
 pub mod events;
 pub mod hub;
@@ -36,7 +38,6 @@ mod line;
 mod live;
 pub mod lobby;
 mod moves;
-mod offload;
 pub mod presence;
 mod read;
 pub mod record;
@@ -44,6 +45,7 @@ mod record_io;
 pub mod retention;
 mod sweeper;
 
+pub use crate::storage::Runner;
 pub use clock::{Clock, Millis, TimeControl};
 pub use command::{Effect, SeatCommand};
 pub use computer::Computer;
@@ -51,11 +53,9 @@ pub use domain::{
     KeptMove, Match, MatchEnd, MatchStatus, Mode, NameError, Parent, Seat, SeatName, SeatSlot,
     Timestamp, UndoOffer, Version, HISTORY_CAP, NAME_MAX,
 };
-pub use draw::Offered;
 pub use error::{ClaimRefusal, MatchError, Missing, Refused};
 pub use id::{InvalidMatchId, MatchId, Secret, SecretHash};
 pub use live::{Feed, Frame, Item, Live};
-pub use offload::Runner;
 pub use read::{match_page_url, move_names, Snapshot};
 pub use record::MatchRecord;
 pub use record_io::{FileHeaders, KeptRecord};
@@ -158,7 +158,7 @@ impl Matches {
     ///
     /// When PostgreSQL cannot be listened to, or presence not started.
     pub async fn start_live(&mut self) -> anyhow::Result<()> {
-        if self.db.backend() == crate::storage::Backend::Postgres {
+        if self.db.is_shared() {
             let url = self.db.url().to_owned();
             self.hub.listen(&url).await?;
         }
@@ -189,10 +189,7 @@ impl Matches {
 
     /// Where this service's operations run (see [`Runner`]).
     pub fn runner(&self) -> Runner {
-        match self.db.backend() {
-            crate::storage::Backend::Sqlite => Runner::Apart,
-            crate::storage::Backend::Postgres => Runner::Here,
-        }
+        self.db.runner()
     }
 
     /// The seat of match `id` whose token is `token`.

@@ -23,7 +23,7 @@ use tokio::sync::Mutex;
 
 use super::hub::{Hub, Signal};
 use super::{MatchId, Seat, Timestamp};
-use crate::storage::{Backend, Database, StorageError};
+use crate::storage::{Database, StorageError};
 
 /// How old a row may be before it no longer counts: three refreshes
 /// missed.
@@ -188,7 +188,7 @@ impl Presence {
     ///
     /// When the earlier rows cannot be dropped.
     pub async fn start(&self) -> Result<(), StorageError> {
-        if self.inner.db.backend() == Backend::Sqlite {
+        if !self.inner.db.is_shared() {
             sqlx::query("DELETE FROM seat_presence")
                 .execute(self.inner.db.pool())
                 .await?;

@@ -41,6 +41,17 @@ pub(super) struct Shown<'a> {
     pub invites: Vec<InviteView>,
 }
 
+impl<'a> Shown<'a> {
+    /// A seat just taken, shown its token.
+    pub fn seated(seat: Seat, token: &'a Secret) -> Shown<'a> {
+        Shown {
+            seat,
+            token: Some(token),
+            invites: Vec::new(),
+        }
+    }
+}
+
 /// How an invite is shown to the seat that issued it.
 pub(super) fn invite_view(base: &str, id: MatchId, seat: Seat, invite: &Secret) -> InviteView {
     InviteView {
@@ -221,8 +232,19 @@ impl Matches {
         seats: &[SeatSlot],
         base: &str,
     ) -> Result<Outcome, MatchError> {
+        Self::shown(m, seats, base, None)
+    }
+
+    /// The answer of a write that shows a seat what is for it alone (its
+    /// new token, the invites it issued).
+    pub(super) fn shown(
+        m: &Match,
+        seats: &[SeatSlot],
+        base: &str,
+        shown: Option<Shown<'_>>,
+    ) -> Result<Outcome, MatchError> {
         Ok(Outcome {
-            view: render(m, seats, None, base, None)?,
+            view: render(m, seats, None, base, shown)?,
             id: m.id,
             version: m.version,
         })

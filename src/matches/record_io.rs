@@ -188,15 +188,7 @@ impl Matches {
             m.window = Some(j.line);
             clocks = Some(j.clocks);
         }
-        let seats = [SeatSlot {
-            seat: Seat::Solo,
-            name: None,
-            token: Some(token.hash()),
-            invite: None,
-            joined_at: Some(now),
-            online: false,
-            computer: None,
-        }];
+        let seats = [SeatSlot::solo(token.hash(), now)];
         // Every move goes to the record; the write raises the window's
         // floor to the last HISTORY_CAP, as for any batch of moves.
         let kept: Vec<KeptMove> = plies
@@ -242,11 +234,7 @@ impl Matches {
         }
         drop(conn);
         crate::metrics::metrics().match_created();
-        let shown = Shown {
-            seat: Seat::Solo,
-            token: Some(&token),
-            invites: Vec::new(),
-        };
+        let shown = Shown::seated(Seat::Solo, &token);
         Ok(Outcome {
             view: render_with(&m, &seats, None, base, Some(shown), opening)?,
             id,

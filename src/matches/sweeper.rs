@@ -20,8 +20,7 @@ use std::time::Duration;
 use sqlx::AnyConnection;
 use tokio::sync::Notify;
 
-use super::clock::{timeout, Millis};
-use super::events::{Change, EventKind};
+use super::clock::Millis;
 use super::{Match, MatchError, MatchId, Matches, Precondition, SeatSlot, Timestamp};
 use crate::storage::matches as store;
 
@@ -118,19 +117,9 @@ impl Matches {
         seats: &[SeatSlot],
         now: Timestamp,
     ) -> Result<bool, MatchError> {
-        let Some(clock) = m.clock else {
+        let Some(change) = super::decide::flag(m, now) else {
             return Ok(false);
         };
-        if !m.status.is_ongoing() {
-            return Ok(false);
-        }
-        let Some(flag) = clock.fallen(m.to_move_slot(), now) else {
-            return Ok(false);
-        };
-        let status = timeout(&m.position, m.to_move());
-        m.end(status, flag.at);
-        m.updated_at = now;
-        let change = Change::of(EventKind::Timeout);
         match self
             .write(conn, m, seats, &Precondition::Any, None, &[], change)
             .await

@@ -34,7 +34,10 @@ macro_rules! row {
 pub mod computer;
 pub mod lobby;
 pub mod matches;
+mod offload;
 pub mod retention;
+
+pub use offload::{Crashed, Runner};
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -346,5 +349,56 @@ impl Database {
     /// Which server this is.
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Whether other instances may share this database (PostgreSQL): their
+    /// writes are heard through `LISTEN`/`NOTIFY`, and rows an earlier run
+    /// left may be a live instance's. On SQLite this process is the only
+    /// instance.
+    pub fn is_shared(&self) -> bool {
+        self.backend == Backend::Postgres
+    }
+
+    /// Where operations on this database run (see [`Runner`]): on SQLite
+    /// on threads of their own, on PostgreSQL where they are awaited.
+    pub fn runner(&self) -> Runner {
+        match self.backend {
+            Backend::Sqlite => Runner::Apart,
+            Backend::Postgres => Runner::Here,
+        }
+    }
+
+    /// Puts `conn` aside while an operation computes between its read and
+    /// its write (the rules playing a move): PostgreSQL's is kept, as each
+    /// return to the pool costs a round trip; SQLite's one connection is
+    /// given back, so that other writes go on meanwhile (the version read
+    /// guards the write).
+    pub fn between(&self, conn: PoolConnection<Any>) -> Between {
+        Between {
+            db: self.clone(),
+            held: (self.backend == Backend::Postgres).then_some(conn),
+        }
+    }
+}
+
+/// A connection put aside between a read and a write
+/// ([`Database::between`]).
+#[derive(Debug)]
+pub struct Between {
+    db: Database,
+    held: Option<PoolConnection<Any>>,
+}
+
+impl Between {
+    /// The connection for the write: the one kept, or one from the pool.
+    ///
+    /// # Errors
+    ///
+    /// [`StorageError::Unavailable`] when none can be had in time.
+    pub async fn resume(self) -> Result<PoolConnection<Any>, StorageError> {
+        match self.held {
+            Some(conn) => Ok(conn),
+            None => self.db.acquire().await,
+        }
     }
 }

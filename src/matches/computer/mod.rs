@@ -46,13 +46,11 @@ use qipan_engine::{Level, Limits};
 use tokio::sync::Notify;
 
 use super::clock::{slot, Millis};
-use super::draw::agree;
-use super::events::{Change, EventKind};
+use super::decide;
 use super::line;
-use super::moves::Back;
 use super::{
-    Match, MatchError, MatchId, Matches, Missing, Mode, Precondition, Seat, SeatSlot, Timestamp,
-    UndoOffer, Version,
+    Match, MatchError, MatchId, Matches, Mode, Precondition, Seat, SeatSlot, Timestamp, UndoOffer,
+    Version,
 };
 use crate::analysis::pool::{Refused, SearchPool};
 use crate::analysis::{self, Subject};
@@ -378,13 +376,10 @@ impl Matches {
         };
         let pre = Precondition::Any;
         match duty {
-            Duty::AcceptUndo(offer) => {
-                let change = Change::by(EventKind::Undo, seat);
-                let back = Back {
-                    ply: offer.back_to,
-                    why: Missing::OfferedMove,
-                };
-                self.go_back(&mut conn, &mut m, &seats, &pre, back, change)
+            Duty::AcceptUndo(_) => {
+                let now = Timestamp::now();
+                let decision = decide::answer_undo(&mut m, seat, true, now)?;
+                self.carry(&mut conn, &mut m, &seats, &pre, decision, now)
                     .await
             }
             Duty::AnswerDraw => {
@@ -402,16 +397,9 @@ impl Matches {
                     .first()
                     .is_some_and(|l| accepts_draw(seen_by_computer(l.score, to_move)));
                 let now = Timestamp::now();
-                let change = if accept {
-                    agree(&mut m, now);
-                    Change::by(EventKind::DrawAgreed, seat)
-                } else {
-                    m.draw = None;
-                    m.updated_at = now;
-                    Change::by(EventKind::DrawDeclined, seat)
-                };
+                let decision = decide::answer_draw(&mut m, seat, accept, now)?;
                 let mut conn = self.db.acquire().await?;
-                self.write(&mut conn, &mut m, &seats, &pre, None, &[], change)
+                self.carry(&mut conn, &mut m, &seats, &pre, decision, now)
                     .await
             }
             Duty::Move => {

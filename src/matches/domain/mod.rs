@@ -321,6 +321,21 @@ pub struct SeatSlot {
     pub computer: Option<super::computer::Computer>,
 }
 
+impl SeatSlot {
+    /// The seat of a solo match, taken at `now` by the holder of `token`.
+    pub fn solo(token: SecretHash, now: Timestamp) -> SeatSlot {
+        SeatSlot {
+            seat: Seat::Solo,
+            name: None,
+            token: Some(token),
+            invite: None,
+            joined_at: Some(now),
+            online: false,
+            computer: None,
+        }
+    }
+}
+
 /// How a match ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatchEnd {

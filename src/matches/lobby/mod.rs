@@ -21,7 +21,7 @@ use super::create::{display_name, new_match};
 use super::hub::{Hub, Signal};
 use super::live::{keep_alive, Frame, Item, Live};
 use super::presence::Tally;
-use super::read::{match_url, render, Shown};
+use super::read::{match_url, Shown};
 use super::{
     MatchError, MatchId, Matches, Mode, Outcome, Seat, SeatName, SeatSlot, Secret, SecretHash,
     Timestamp, Token,
@@ -352,17 +352,8 @@ impl Matches {
         }
         drop(conn);
         self.hub.publish(Signal::Lobby);
-        let shown = Shown {
-            seat: taker,
-            token: Some(&taker_token),
-            invites: Vec::new(),
-        };
         crate::metrics::metrics().match_created();
-        Ok(Outcome {
-            view: render(&m, &seats, None, base, Some(shown))?,
-            id: m.id,
-            version: m.version,
-        })
+        Self::shown(&m, &seats, base, Some(Shown::seated(taker, &taker_token)))
     }
 
     /// `POST /v1/lobby/seeks/{id}/withdraw`, by the seeker.

@@ -13,7 +13,10 @@
 use std::future::Future;
 use std::sync::OnceLock;
 
-use super::MatchError;
+/// An operation that panicked on the operations' threads, with what it
+/// said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crashed(pub String);
 
 /// The operations' runtime; `None` when its threads could not be started
 /// (operations then run where they are awaited).
@@ -48,16 +51,16 @@ impl Runner {
     ///
     /// # Errors
     ///
-    /// The operation's error; [`MatchError::Crashed`] when it panicked.
-    pub async fn run<T: Send + 'static>(
+    /// The operation's error; [`Crashed`] when it panicked.
+    pub async fn run<T: Send + 'static, E: From<Crashed> + Send + 'static>(
         self,
-        op: impl Future<Output = Result<T, MatchError>> + Send + 'static,
-    ) -> Result<T, MatchError> {
+        op: impl Future<Output = Result<T, E>> + Send + 'static,
+    ) -> Result<T, E> {
         match (self, runtime()) {
             (Runner::Apart, Some(rt)) => rt
                 .spawn(op)
                 .await
-                .map_err(|e| MatchError::Crashed(e.to_string()))?,
+                .map_err(|e| E::from(Crashed(e.to_string())))?,
             _ => op.await,
         }
     }
