@@ -68,6 +68,14 @@ fn view(code: &str) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("GET /v1/xiangqi/{code} fails: {e}"))
 }
 
+fn view_by_serde(code: &str) -> Vec<u8> {
+    qipan::games::decode(GameKind::Xiangqi, code, "code")
+        .map_err(|e| e.to_string())
+        .and_then(|pos| qipan::games::view_by_serde(&pos, BASE_URL).map_err(|e| e.to_string()))
+        .map(String::into_bytes)
+        .unwrap_or_else(|e| panic!("GET /v1/xiangqi/{code} by serde fails: {e}"))
+}
+
 fn perft(c: &mut Criterion) {
     let start = Position::start();
     let mut group = c.benchmark_group("perft");
@@ -138,6 +146,18 @@ fn state(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("view", name), code, |b, code| {
             b.iter(|| {
                 let body = view(black_box(code));
+                assert_eq!(body.len(), len);
+                body
+            })
+        });
+        // The same view by serde_json, from the same definitions: what the
+        // hand-written writer (`src/wire/json.rs` and the games' boards and
+        // moves) saves.
+        let serde = view_by_serde(code);
+        assert_eq!(serde, view(code), "both writers write the same text");
+        group.bench_with_input(BenchmarkId::new("view_serde", name), code, |b, code| {
+            b.iter(|| {
+                let body = view_by_serde(black_box(code));
                 assert_eq!(body.len(), len);
                 body
             })

@@ -252,7 +252,7 @@ pub fn import(
                 ),
             };
             Ok(Imported {
-                start: AnyPosition::Xiangqi(record.start.position.clone()),
+                start: record.start.position.clone().into(),
                 counters: Some(record.start.counters),
                 actions: record.main_line().iter().map(ToString::to_string).collect(),
                 format: name,
@@ -382,9 +382,7 @@ pub fn export_formats(game: GameKind) -> &'static [(&'static str, &'static str)]
 /// `None` for another game or moves that do not replay (never, for a
 /// stored match).
 pub fn xiangqi_record(rec: &KeptRecord, site: &str) -> Option<xr::Record> {
-    let AnyPosition::Xiangqi(start) = &rec.start else {
-        return None;
-    };
+    let start = rec.start.xiangqi()?;
     let mut moves = Vec::with_capacity(rec.moves.len());
     for text in &rec.moves {
         let m: xq::Move = text.parse().ok()?;

@@ -123,14 +123,13 @@ impl Application {
             });
         }
         let pool = searches.clone();
-        let hosts = web::Data::new(HostPolicy::new(
+        let hosts = std::sync::Arc::new(HostPolicy::new(
             settings.public_url.as_deref(),
             &settings.allowed_hosts,
         ));
         let counting = settings.metrics;
         let draining = Draining::default();
         let grace = settings.shutdown_grace;
-        let drain_flag = web::Data::new(draining.clone());
         let cap = ConnectionCap::new(
             settings.max_connections_per_client,
             settings.trusted_proxies.clone(),
@@ -152,6 +151,7 @@ impl Application {
             builder = builder.workers(n);
         }
         let shutdown = builder.graceful_shutdown_signal();
+        let drain_flag = draining.clone();
         let builder = builder.listen("qipan", listener, move || {
             let app = App::new()
                 // Innermost first: CORS errors (a refused preflight) are
@@ -162,11 +162,11 @@ impl Application {
                 .wrap(Front {
                     counting,
                     reads: reads.clone(),
+                    hosts: hosts.clone(),
+                    draining: drain_flag.clone(),
                 })
                 .app_data(settings.clone())
-                .app_data(hosts.clone())
                 .app_data(limits.clone())
-                .app_data(drain_flag.clone())
                 .app_data(cache.clone())
                 .app_data(matches.clone())
                 .app_data(pool.clone())

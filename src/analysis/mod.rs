@@ -225,7 +225,7 @@ impl Subject {
     pub fn status(&self) -> StatusView {
         match &self.line {
             Some(history) => StatusView::of(
-                crate::games::window::verdict(history),
+                crate::games::line::verdict(history),
                 qipan_rules::AnyPlayer::as_str,
             ),
             None => StatusView::of(self.position.status(), qipan_rules::AnyPlayer::as_str),

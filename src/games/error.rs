@@ -202,7 +202,7 @@ pub enum GameError {
     /// The line sent with a xiangqi play does not lead to the position
     /// played from.
     #[error("{0}")]
-    HistoryMismatch(#[from] super::window::LineError),
+    HistoryMismatch(#[from] super::line::LineMismatch),
     /// A line sent with the play of a game that has no repetition rules.
     #[error("`history` is taken by xiangqi plays only; {game} has no repetition rules")]
     HistoryNotTaken {

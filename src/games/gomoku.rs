@@ -187,37 +187,31 @@ impl WriteJson for Board {
     }
 }
 
-/// A point Black may not play (Renju), and why.
-#[derive(Debug, Serialize)]
-pub struct ForbiddenView {
-    point: Named,
-    reason: &'static str,
+crate::json_object! {
+    /// A point Black may not play (Renju), and why.
+    #[derive(Debug, Serialize)]
+    pub struct ForbiddenView {
+        point: Named,
+        reason: &'static str,
+    }
 }
 
-crate::json_object!(ForbiddenView { point, reason });
-
-/// The members of a gomoku view beyond the envelope.
-#[derive(Debug, Serialize)]
-pub struct Part {
-    /// The board's side, 15 or 19.
-    size: u8,
-    /// Black's forbidden points, when Black is to move in Renju.
-    forbidden: Vec<ForbiddenView>,
-    /// The last stone played.
-    last_move: Option<Named>,
-    /// The winning line, once there is one.
-    winning_line: Option<Vec<Named>>,
-    /// The moves in order, while the position knows them.
-    moves: Option<Vec<Named>>,
+crate::json_members! {
+    /// The members of a gomoku view beyond the envelope.
+    #[derive(Debug, Serialize)]
+    pub struct Part {
+        /// The board's side, 15 or 19.
+        size: u8,
+        /// Black's forbidden points, when Black is to move in Renju.
+        forbidden: Vec<ForbiddenView>,
+        /// The last stone played.
+        last_move: Option<Named>,
+        /// The winning line, once there is one.
+        winning_line: Option<Vec<Named>>,
+        /// The moves in order, while the position knows them.
+        moves: Option<Vec<Named>>,
+    }
 }
-
-crate::json_members!(Part {
-    size,
-    forbidden,
-    last_move,
-    winning_line,
-    moves
-});
 
 /// The members of the `rows` import body.
 #[derive(Debug, Deserialize)]

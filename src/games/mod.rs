@@ -13,10 +13,10 @@ use qipan_rules::code::SyntaxError;
 use qipan_rules::xiangqi::Counters;
 use qipan_rules::{AnyPlayer, AnyPosition, Game, GameKind, Player, Reason};
 
+use line::Line;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::value::RawValue;
-use window::Window;
 
 use crate::wire::json::{JsonOut, WriteJson, WriteMembers};
 use crate::wire::problem::Location;
@@ -29,16 +29,48 @@ mod params;
 mod play;
 
 pub mod gomoku;
+pub mod line;
 pub mod quoridor;
 pub mod tetris;
 pub mod twenty48;
-pub mod window;
 pub mod xiangqi;
 
 pub use error::{BodyFault, Fault, GameError, StartParam};
 pub use params::{not_taken, seeded, seeded_start, standard_only, Parsed, Seed};
 use play::steps;
 pub use play::{check_batch, play, ActionText, Batch, Played, Ply};
+
+/// The history the line `sent` gives `position` ([`GameApi::history_of`]).
+///
+/// # Errors
+///
+/// `HistoryNotTaken`, `HistoryMismatch`.
+pub fn history_of(
+    position: &AnyPosition,
+    sent: &LineBody,
+) -> Result<qipan_rules::xiangqi::History, GameError> {
+    qipan_rules::with_position!(position, p => p.history_of(sent))
+}
+
+/// Plays `actions` on `position` along the line `sent`
+/// ([`GameApi::play_along`]).
+///
+/// # Errors
+///
+/// `HistoryNotTaken`, `HistoryMismatch`, the batch's own errors.
+pub fn play_along(
+    position: &AnyPosition,
+    actions: &[String],
+    sent: &LineBody,
+    base: &str,
+) -> Result<String, GameError> {
+    qipan_rules::with_position!(position, p => p.play_along(actions, sent, base))
+}
+
+/// Whether `side` could still win from `position` ([`GameApi::can_win`]).
+pub fn can_win(position: &AnyPosition, side: AnyPlayer) -> bool {
+    qipan_rules::with_position!(position, p => p.can_win(side))
+}
 
 /// The most actions one play request may carry.
 pub const MAX_ACTIONS: usize = 1000;
@@ -83,6 +115,45 @@ pub trait GameApi: Game<Player: Into<AnyPlayer>> + Into<AnyPosition> {
     /// Whether the side to move is in check.
     fn check(&self) -> bool {
         false
+    }
+
+    /// The history a line sent with a play or an analysis gives this
+    /// position.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::HistoryNotTaken`] for a game without a line;
+    /// [`GameError::HistoryMismatch`] when the line does not lead here.
+    fn history_of(&self, sent: &LineBody) -> Result<qipan_rules::xiangqi::History, GameError> {
+        let _ = sent;
+        Err(GameError::HistoryNotTaken { game: Self::KIND })
+    }
+
+    /// Plays `actions` here along the line `sent`, which must lead here:
+    /// the view judged by the line.
+    ///
+    /// # Errors
+    ///
+    /// As [`GameApi::history_of`], and the batch's own errors.
+    fn play_along(
+        &self,
+        actions: &[String],
+        sent: &LineBody,
+        base: &str,
+    ) -> Result<String, GameError> {
+        let _ = (actions, sent, base);
+        Err(GameError::HistoryNotTaken { game: Self::KIND })
+    }
+
+    /// Whether `side` could still win from here: when the flag of its
+    /// opponent falls, `side` wins if so, and the game is drawn if not.
+    /// Gomoku and Quoridor: always (a line of five can always be made on a
+    /// board with a free point; a pawn always has a path to its goal row,
+    /// since no wall may close the last one); 2048 and Tetris have one
+    /// player and no clock.
+    fn can_win(&self, side: AnyPlayer) -> bool {
+        let _ = side;
+        true
     }
 
     /// The board, as the view shows it. (`Serialize` is the view's shape
@@ -283,6 +354,24 @@ pub fn view(pos: &AnyPosition, base: &str) -> String {
     qipan_rules::with_position!(pos, p => render(p, &p.to_code(), base, None))
 }
 
+/// The same view as [`view`], written by serde_json from the same
+/// definitions: the text the fast writer is held to, byte for byte, by the
+/// unit tests, and the speed it is measured against (`benches/xiangqi.rs`).
+///
+/// # Errors
+///
+/// [`GameError::Render`], which would be a bug.
+pub fn view_by_serde(pos: &AnyPosition, base: &str) -> Result<String, GameError> {
+    fn go<G: GameApi>(pos: &G, base: &str) -> Result<String, GameError> {
+        let code = pos.to_code();
+        with_state_view(pos, &code, base, None, None, |view| {
+            serde_json::to_string(view)
+        })
+        .map_err(GameError::Render)
+    }
+    qipan_rules::with_position!(pos, p => go(p, base))
+}
+
 /// The state view of a position, to be embedded in another view (a
 /// match's).
 ///
@@ -395,7 +484,7 @@ pub fn import(kind: GameKind, body: &RawValue) -> Result<Imported, GameError> {
     }
     let (position, counters) = qipan_rules::with_game!(kind, P => go::<P>(body))?;
     let line = match (&position, counters) {
-        (AnyPosition::Xiangqi(p), Some(counters)) => Some(Window::new(p.clone(), counters)),
+        (AnyPosition::Xiangqi(p), Some(counters)) => Some(Line::new(p.clone(), counters)),
         _ => None,
     };
     Ok(Imported { position, line })
@@ -408,7 +497,7 @@ pub struct Imported {
     /// The position.
     pub position: AnyPosition,
     /// Xiangqi: the line from it.
-    pub line: Option<Window>,
+    pub line: Option<Line>,
 }
 
 impl Imported {
@@ -423,8 +512,8 @@ impl Imported {
     pub fn view(&self, base: &str) -> Result<String, GameError> {
         match &self.line {
             Some(line) => {
-                let history = line.history().map_err(window::LineError::from)?;
-                Ok(window::view(&history, base))
+                let history = line.history().map_err(line::LineMismatch::from)?;
+                Ok(line::view(&history, base))
             }
             None => Ok(view(&self.position, base)),
         }

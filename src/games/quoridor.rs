@@ -13,32 +13,27 @@ use super::{
 use crate::wire::problem::Location;
 use crate::wire::{ActionSyntax, Description, Shown, StartQuery};
 
-/// One legal action in the view.
-#[derive(Debug, Serialize)]
-pub struct ActionView {
-    /// The destination square (`e2`) or the wall (`e3h`), the form `play` takes.
-    pub action: Shown<Action>,
-    /// `move` or `wall`.
-    pub kind: &'static str,
+crate::json_object! {
+    /// One legal action in the view.
+    #[derive(Debug, Serialize)]
+    pub struct ActionView {
+        /// The destination square (`e2`) or the wall (`e3h`), the form `play` takes.
+        pub action: Shown<Action>,
+        /// `move` or `wall`.
+        pub kind: &'static str,
+    }
 }
 
-crate::json_object!(ActionView { action, kind });
-
-/// The members of a quoridor view beyond the envelope.
-#[derive(Debug, Serialize)]
-pub struct Part {
-    pawns: [String; 2],
-    walls: Vec<String>,
-    walls_left: [u8; 2],
-    shortest_path: [Option<u8>; 2],
+crate::json_members! {
+    /// The members of a quoridor view beyond the envelope.
+    #[derive(Debug, Serialize)]
+    pub struct Part {
+        pawns: [String; 2],
+        walls: Vec<String>,
+        walls_left: [u8; 2],
+        shortest_path: [Option<u8>; 2],
+    }
 }
-
-crate::json_members!(Part {
-    pawns,
-    walls,
-    walls_left,
-    shortest_path
-});
 
 /// The members of the `json` import body.
 #[derive(Debug, Deserialize)]

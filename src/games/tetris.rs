@@ -14,91 +14,65 @@ use super::{seeded_start, syntax_location, Fault, GameApi, GameError, Parsed, Se
 use crate::wire::problem::Location;
 use crate::wire::{ActionSyntax, Description, StartQuery};
 
-/// One legal action in the view.
-#[derive(Debug, Serialize)]
-pub struct ActionView {
-    /// `left`, `right`, `cw`, `ccw`, `soft`, `hard`, `hold` or `tick`.
-    pub action: &'static str,
+crate::json_object! {
+    /// One legal action in the view.
+    #[derive(Debug, Serialize)]
+    pub struct ActionView {
+        /// `left`, `right`, `cw`, `ccw`, `soft`, `hard`, `hold` or `tick`.
+        pub action: &'static str,
+    }
 }
 
-crate::json_object!(ActionView { action });
-
-/// The active piece.
-#[derive(Debug, Serialize)]
-pub struct PieceView {
-    kind: &'static str,
-    rotation: &'static str,
-    /// `[column, row]`, row 0 at the bottom.
-    cells: Vec<[u8; 2]>,
+crate::json_object! {
+    /// The active piece.
+    #[derive(Debug, Serialize)]
+    pub struct PieceView {
+        kind: &'static str,
+        rotation: &'static str,
+        /// `[column, row]`, row 0 at the bottom.
+        cells: Vec<[u8; 2]>,
+    }
 }
 
-crate::json_object!(PieceView {
-    kind,
-    rotation,
-    cells
-});
-
-/// A place the active piece can lock, and how to get it there.
-#[derive(Debug, Serialize)]
-pub struct PlacementView {
-    kind: &'static str,
-    rotation: &'static str,
-    cells: Vec<[u8; 2]>,
-    tspin: Option<&'static str>,
-    actions: Vec<&'static str>,
+crate::json_object! {
+    /// A place the active piece can lock, and how to get it there.
+    #[derive(Debug, Serialize)]
+    pub struct PlacementView {
+        kind: &'static str,
+        rotation: &'static str,
+        cells: Vec<[u8; 2]>,
+        tspin: Option<&'static str>,
+        actions: Vec<&'static str>,
+    }
 }
 
-crate::json_object!(PlacementView {
-    kind,
-    rotation,
-    cells,
-    tspin,
-    actions
-});
-
-/// What the last lock did.
-#[derive(Debug, Serialize)]
-pub struct LockView {
-    lines: u8,
-    tspin: Option<&'static str>,
-    points: u32,
+crate::json_object! {
+    /// What the last lock did.
+    #[derive(Debug, Serialize)]
+    pub struct LockView {
+        lines: u8,
+        tspin: Option<&'static str>,
+        points: u32,
+    }
 }
 
-crate::json_object!(LockView {
-    lines,
-    tspin,
-    points
-});
-
-/// The members of a tetris view beyond the envelope.
-#[derive(Debug, Serialize)]
-pub struct Part {
-    piece: Option<PieceView>,
-    ghost: Option<Vec<[u8; 2]>>,
-    queue: Vec<&'static str>,
-    hold: Option<&'static str>,
-    can_hold: bool,
-    score: u64,
-    lines: u32,
-    level: u32,
-    seed: String,
-    placements: Vec<PlacementView>,
-    last_lock: Option<LockView>,
+crate::json_members! {
+    /// The members of a tetris view beyond the envelope.
+    #[derive(Debug, Serialize)]
+    pub struct Part {
+        piece: Option<PieceView>,
+        ghost: Option<Vec<[u8; 2]>>,
+        queue: Vec<&'static str>,
+        hold: Option<&'static str>,
+        can_hold: bool,
+        score: u64,
+        lines: u32,
+        level: u32,
+        seed: String,
+        placements: Vec<PlacementView>,
+        last_lock: Option<LockView>,
+    }
 }
-
-crate::json_members!(Part {
-    piece,
-    ghost,
-    queue,
-    hold,
-    can_hold,
-    score,
-    lines,
-    level,
-    seed,
-    placements,
-    last_lock
-});
 
 /// The members of the `json` import body.
 #[derive(Debug, Deserialize)]

@@ -11,45 +11,38 @@ use super::{seeded_start, syntax_location, Fault, GameApi, GameError, Seed};
 use crate::wire::problem::Location;
 use crate::wire::{ActionSyntax, Description, StartQuery};
 
-/// One legal move in the view.
-#[derive(Debug, Serialize)]
-pub struct MoveView {
-    /// `up`, `down`, `left` or `right`.
-    pub action: &'static str,
+crate::json_object! {
+    /// One legal move in the view.
+    #[derive(Debug, Serialize)]
+    pub struct MoveView {
+        /// `up`, `down`, `left` or `right`.
+        pub action: &'static str,
+    }
 }
 
-crate::json_object!(MoveView { action });
-
-/// The tile the last move spawned.
-#[derive(Debug, Serialize)]
-pub struct SpawnView {
-    row: u8,
-    column: u8,
-    value: u32,
+crate::json_object! {
+    /// The tile the last move spawned.
+    #[derive(Debug, Serialize)]
+    pub struct SpawnView {
+        row: u8,
+        column: u8,
+        value: u32,
+    }
 }
 
-crate::json_object!(SpawnView { row, column, value });
-
-/// The members of a 2048 view beyond the envelope.
-#[derive(Debug, Serialize)]
-pub struct Part {
-    score: u64,
-    won: bool,
-    max_tile: u32,
-    /// Decimal digits: the generator state may exceed 2^53.
-    seed: String,
-    spawned: Option<SpawnView>,
-    gained: Option<u64>,
+crate::json_members! {
+    /// The members of a 2048 view beyond the envelope.
+    #[derive(Debug, Serialize)]
+    pub struct Part {
+        score: u64,
+        won: bool,
+        max_tile: u32,
+        /// Decimal digits: the generator state may exceed 2^53.
+        seed: String,
+        spawned: Option<SpawnView>,
+        gained: Option<u64>,
+    }
 }
-
-crate::json_members!(Part {
-    score,
-    won,
-    max_tile,
-    seed,
-    spawned,
-    gained
-});
 
 /// The members of the `grid` import body.
 #[derive(Debug, Deserialize)]

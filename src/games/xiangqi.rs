@@ -4,10 +4,10 @@
 use std::sync::OnceLock;
 
 use qipan_rules::xiangqi::{
-    self as xq, read_move, CodeError, Counters, Fen, FenError, Move, MoveTextError, Name, Namer,
-    Piece, Position, PositionError, Role, Side, Square,
+    self as xq, read_move, CodeError, Counters, Fen, FenError, History, Move, MoveTextError, Name,
+    Namer, Piece, Position, PositionError, Role, Side, Square,
 };
-use qipan_rules::{GameKind, Reason};
+use qipan_rules::{AnyPlayer, GameKind, Reason};
 use serde::de::IgnoredAny;
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
@@ -17,6 +17,7 @@ use super::{
 };
 use crate::wire::json::{JsonOut, WriteJson};
 use crate::wire::problem::Location;
+use crate::wire::state::LineBody;
 use crate::wire::{ActionSyntax, Description, StartQuery};
 
 /// One legal move in the view.
@@ -267,16 +268,16 @@ impl CellView {
     }
 }
 
-/// The members of a xiangqi view beyond the envelope.
-#[derive(Debug, Serialize)]
-pub struct Part {
-    /// The position in FEN, with the counters of the line that reached it
-    /// when the view has one (a play that sent its `history`, an import, a
-    /// match); a code alone knows none and writes `0 1`.
-    fen: String,
+crate::json_members! {
+    /// The members of a xiangqi view beyond the envelope.
+    #[derive(Debug, Serialize)]
+    pub struct Part {
+        /// The position in FEN, with the counters of the line that reached it
+        /// when the view has one (a play that sent its `history`, an import, a
+        /// match); a code alone knows none and writes `0 1`.
+        fen: String,
+    }
 }
-
-crate::json_members!(Part { fen });
 
 /// The members of the `fen` import body.
 #[derive(Debug, Deserialize)]
@@ -416,6 +417,29 @@ impl GameApi for Position {
 
     fn check(&self) -> bool {
         self.is_check()
+    }
+
+    fn history_of(&self, sent: &LineBody) -> Result<History, GameError> {
+        super::line::leading_to(self, sent)
+    }
+
+    fn play_along(
+        &self,
+        actions: &[String],
+        sent: &LineBody,
+        base: &str,
+    ) -> Result<String, GameError> {
+        super::line::play(self, actions, sent, base)
+    }
+
+    /// A side with no chariot, horse, cannon or soldier cannot win: its
+    /// general, advisors and elephants never leave its own half of the
+    /// board, so they can never give mate.
+    fn can_win(&self, side: AnyPlayer) -> bool {
+        match side {
+            AnyPlayer::Xiangqi(side) => self.has_mating_material(side),
+            _ => false,
+        }
     }
 
     type Board = Board;

@@ -8,9 +8,6 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use actix_web::dev::ServiceRequest;
-use actix_web::web;
-
 /// Whether the service is shutting down.
 #[derive(Clone, Default)]
 pub struct Draining(Arc<AtomicBool>);
@@ -25,10 +22,4 @@ impl Draining {
     pub fn is_on(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
-}
-
-/// Whether the answer to `req` closes its connection: shutdown has begun.
-pub fn draining(req: &ServiceRequest) -> bool {
-    req.app_data::<web::Data<Draining>>()
-        .is_some_and(|d| d.is_on())
 }

@@ -29,11 +29,14 @@ pub fn harden(res: &mut ServiceResponse<BoxBody>) {
         let path = res.request().path();
         path.starts_with("/p/") || path.starts_with("/m/")
     };
-    let kind = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.split(';').next().unwrap_or(v).trim().to_ascii_lowercase());
+    // The media type, as written (compared without regard to case).
+    let kind = res.headers().get(header::CONTENT_TYPE).map(|v| {
+        let v = v.as_bytes();
+        let end = v.iter().position(|&b| b == b';').unwrap_or(v.len());
+        v[..end].trim_ascii()
+    });
+    let svg = kind.is_some_and(|k| k.eq_ignore_ascii_case(b"image/svg+xml"));
+    let image = kind.is_some_and(|k| k.len() >= 6 && k[..6].eq_ignore_ascii_case(b"image/"));
     let headers = res.headers_mut();
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
@@ -43,16 +46,15 @@ pub fn harden(res: &mut ServiceResponse<BoxBody>) {
         header::REFERRER_POLICY,
         HeaderValue::from_static("no-referrer"),
     );
-    match kind.as_deref() {
-        Some("image/svg+xml") => {
+    match () {
+        () if svg => {
             headers.insert(
                 header::CONTENT_SECURITY_POLICY,
                 HeaderValue::from_static(SVG_POLICY),
             );
         }
-        Some(image) if image.starts_with("image/") => {}
-        _ if embeddable => {}
-        _ => {
+        () if image || embeddable => {}
+        () => {
             headers.insert(
                 header::CONTENT_SECURITY_POLICY,
                 HeaderValue::from_static("frame-ancestors 'none'"),

@@ -47,6 +47,10 @@ pub struct Front {
     pub counting: bool,
     /// What reads are answered from.
     pub reads: reads::Reads,
+    /// The hosts requests may name.
+    pub hosts: std::sync::Arc<host::HostPolicy>,
+    /// Set when shutdown begins.
+    pub draining: drain::Draining,
 }
 
 impl<S, B> Transform<S, ServiceRequest> for Front
@@ -65,6 +69,8 @@ where
             service,
             counting: self.counting,
             reads: self.reads.clone(),
+            hosts: self.hosts.clone(),
+            draining: self.draining.clone(),
         }))
     }
 }
@@ -74,6 +80,8 @@ pub struct FrontService<S> {
     service: S,
     counting: bool,
     reads: reads::Reads,
+    hosts: std::sync::Arc<host::HostPolicy>,
+    draining: drain::Draining,
 }
 
 impl<S, B> Service<ServiceRequest> for FrontService<S>
@@ -98,8 +106,8 @@ where
         });
         let head = req.method() == Method::HEAD;
         let method = self.counting.then(|| req.method().clone());
-        let draining = drain::draining(&req);
-        let refusal = connections::refusal(&req).or_else(|| host::refusal(&req));
+        let draining = self.draining.is_on();
+        let refusal = connections::refusal(&req).or_else(|| host::refusal(&self.hosts, &req));
         let (answer, route) = match refusal {
             Some(answer) => (Some(answer), None),
             None => match self.reads.answer(&req) {

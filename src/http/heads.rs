@@ -18,6 +18,7 @@
 //! answers (bare, as before) then cover any later head.
 
 use std::io;
+use std::mem::MaybeUninit;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
@@ -96,9 +97,10 @@ struct Head {
 /// Reads one head at the start of `bytes` as actix does: `None` while it is
 /// not whole yet.
 fn read_head(bytes: &[u8]) -> Result<Option<Head>, Refusal> {
-    let mut fields = [httparse::EMPTY_HEADER; MAX_HEADERS];
-    let mut request = httparse::Request::new(&mut fields);
-    let len = match request.parse(bytes) {
+    // Left uninitialized: httparse writes the fields it finds.
+    let mut fields = [const { MaybeUninit::<httparse::Header<'_>>::uninit() }; MAX_HEADERS];
+    let mut request = httparse::Request::new(&mut []);
+    let len = match request.parse_with_uninit_headers(bytes, &mut fields) {
         Ok(httparse::Status::Complete(len)) => len,
         Ok(httparse::Status::Partial) => return Ok(None),
         Err(httparse::Error::TooManyHeaders) => return Err(Refusal::TooLarge),
@@ -249,10 +251,15 @@ impl Reading {
                         return;
                     }
                     let rest = &self.buf[self.checked..];
-                    let new_line = rest[self.looked.min(rest.len())..].contains(&b'\n');
-                    if !new_line && rest.len() < HEAD_LIMIT {
-                        self.looked = rest.len();
-                        return;
+                    // A head seen before, not whole then, is read again
+                    // once a line has ended since (a head usually comes
+                    // whole, and is read at once).
+                    if self.looked > 0 && rest.len() < HEAD_LIMIT {
+                        let new_line = rest[self.looked.min(rest.len())..].contains(&b'\n');
+                        if !new_line {
+                            self.looked = rest.len();
+                            return;
+                        }
                     }
                     self.looked = rest.len();
                     match read_head(rest) {

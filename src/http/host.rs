@@ -7,7 +7,7 @@
 
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header;
-use actix_web::{web, HttpResponse};
+use actix_web::HttpResponse;
 
 use crate::problem::{Problem, ProblemKind};
 
@@ -35,7 +35,7 @@ impl HostPolicy {
         HostPolicy::Only(
             allowed
                 .iter()
-                .map(|h| normalise(h.trim()).to_owned())
+                .map(|h| String::from_utf8_lossy(normalise(h.trim().as_bytes())).into_owned())
                 .filter(|h| !h.is_empty())
                 .collect(),
         )
@@ -45,49 +45,52 @@ impl HostPolicy {
     /// answered. A request without one (HTTP/1.0) is: its URLs are built
     /// from the service's own address.
     pub fn allows(&self, host: Option<&str>) -> bool {
+        self.allows_bytes(host.map(str::as_bytes))
+    }
+
+    /// [`HostPolicy::allows`] for a header's bytes, whatever they are.
+    pub fn allows_bytes(&self, host: Option<&[u8]>) -> bool {
         match (self, host) {
             (HostPolicy::Fixed | HostPolicy::Any, _) | (HostPolicy::Only(_), None) => true,
             (HostPolicy::Only(names), Some(host)) => {
                 let name = normalise(host);
-                names.iter().any(|n| n.eq_ignore_ascii_case(name))
+                names
+                    .iter()
+                    .any(|n| n.as_bytes().eq_ignore_ascii_case(name))
             }
         }
     }
 }
 
-/// The host name of a `Host` value: without its port, without a final dot.
-fn normalise(host: &str) -> &str {
-    let name = if host.starts_with('[') {
+/// The host name of a `Host` value: without its port, without a final dot
+/// (read as bytes: a name that is not ASCII matches no allowed name).
+fn normalise(host: &[u8]) -> &[u8] {
+    let name = if host.first() == Some(&b'[') {
         // An IPv6 literal: `[::1]:8080`.
-        host.find(']').map_or(host, |end| &host[..=end])
+        host.iter()
+            .position(|&b| b == b']')
+            .map_or(host, |end| &host[..=end])
     } else {
-        match host.rsplit_once(':') {
-            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+        match host.iter().rposition(|&b| b == b':') {
+            Some(colon) if host[colon + 1..].iter().all(u8::is_ascii_digit) => &host[..colon],
             _ => host,
         }
     };
-    name.strip_suffix('.').unwrap_or(name)
+    name.strip_suffix(b".").unwrap_or(name)
 }
 
 /// The answer to a request naming a host the policy does not allow;
 /// `None` for every other request.
-pub fn refusal(req: &ServiceRequest) -> Option<HttpResponse> {
-    let policy = req.app_data::<web::Data<HostPolicy>>()?;
-    if req.path() == "/healthz" {
+pub fn refusal(policy: &HostPolicy, req: &ServiceRequest) -> Option<HttpResponse> {
+    if matches!(policy, HostPolicy::Fixed | HostPolicy::Any) || req.path() == "/healthz" {
         return None;
     }
     let host = req.headers().get(header::HOST);
-    let allowed = match host.map(|v| v.to_str()) {
-        None => policy.allows(None),
-        Some(Ok(text)) => policy.allows(Some(text)),
-        Some(Err(_)) => {
-            host.is_some_and(|v| policy.allows(Some(&String::from_utf8_lossy(v.as_bytes()))))
-        }
-    };
+    let allowed = policy.allows_bytes(host.map(|v| v.as_bytes()));
     if allowed {
         return None;
     }
-    let names = match policy.get_ref() {
+    let names = match policy {
         HostPolicy::Only(names) => names.join(", "),
         _ => String::new(),
     };

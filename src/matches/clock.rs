@@ -369,7 +369,7 @@ impl fmt::Display for TimeControl {
 pub fn timeout(position: &AnyPosition, loser: AnyPlayer) -> super::MatchStatus {
     use super::{MatchEnd, MatchStatus};
     match loser.opponent() {
-        Some(winner) if can_win(position, winner) => MatchStatus::Won {
+        Some(winner) if crate::games::can_win(position, winner) => MatchStatus::Won {
             winner,
             reason: MatchEnd::Timeout,
         },
@@ -379,30 +379,10 @@ pub fn timeout(position: &AnyPosition, loser: AnyPlayer) -> super::MatchStatus {
     }
 }
 
-/// Whether `side` could still win the game from `position`: when the flag
-/// of its opponent falls, `side` wins if so, and the game is drawn if not.
-///
-/// - Xiangqi: a side with no chariot (rook), horse, cannon or soldier
-///   cannot win — its general, advisors and elephants never leave its own
-///   half of the board, so they can never give mate.
-/// - Gomoku and Quoridor: the opponent can always win (a line of five can
-///   always be made on a board with a free point; a pawn always has a path
-///   to its goal row, since no wall may close the last one).
-/// - 2048 and Tetris have one player and no clock; the answer is `true`.
-pub fn can_win(position: &AnyPosition, side: AnyPlayer) -> bool {
-    match (position, side) {
-        (AnyPosition::Xiangqi(p), AnyPlayer::Xiangqi(side)) => p.has_mating_material(side),
-        (AnyPosition::Xiangqi(_), _) => false,
-        (AnyPosition::Gomoku(_), _)
-        | (AnyPosition::Quoridor(_), _)
-        | (AnyPosition::Twenty48(_), _)
-        | (AnyPosition::Tetris(_), _) => true,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::can_win;
     use qipan_rules::xiangqi::{Position, Side};
 
     fn at(ms: i64) -> Timestamp {

@@ -177,7 +177,7 @@ impl Matches {
             Decision::GoBack(back, change) => {
                 let undone = store::move_at(conn, m, back.ply + 1).await?;
                 let line = match &undone {
-                    Some(_) => m.window_at(conn, back.ply).await?,
+                    Some(_) => m.line_at(conn, back.ply).await?,
                     None => None,
                 };
                 decide::take_back(m, back, undone, line, now)?;

@@ -1,6 +1,5 @@
 //! New matches and new seats: `create`, `join` and `fork`.
 
-use qipan_rules::xiangqi::Counters;
 use qipan_rules::AnyPosition;
 
 use super::clock::{Clock, ClockError, TimeControl};
@@ -14,7 +13,6 @@ use super::{
     SeatName, SeatSlot, Secret, Timestamp, Token, Version,
 };
 use crate::games;
-use crate::games::window::Window;
 use crate::storage::matches as store;
 use crate::storage::StorageError;
 use crate::wire::matches::{CreateRequest, ForkRequest};
@@ -143,7 +141,7 @@ impl Matches {
             // A FEN's counters: the line starts there, and its clock may
             // already end the game by the move limit.
             m.status = MatchStatus::of(line::verdict_of(&line)?);
-            m.window = Some(line);
+            m.line = Some(line);
         }
         m.clock = control.map(Clock::new);
         let mut conn = self.db.acquire().await?;
@@ -290,7 +288,7 @@ impl Matches {
         let now = Timestamp::now();
         let token = Secret::token()?;
         let from = Parent { id: parent.id, ply };
-        let window = parent.window_at(&mut tx, ply).await?;
+        let line = parent.line_at(&mut tx, ply).await?;
         let mut m = new_match(
             MatchId::random(),
             parent.game,
@@ -300,7 +298,7 @@ impl Matches {
             Some(from),
             now,
         );
-        m.window = window;
+        m.line = line;
         let seats = [SeatSlot::solo(token.hash(), now)];
         store::insert_fork(&mut tx, self.db.backend(), &m, &seats, from).await?;
         tx.commit().await.map_err(StorageError::from)?;
@@ -324,13 +322,7 @@ pub(crate) fn new_match(
     now: Timestamp,
 ) -> Match {
     // A new line starts here; a fork replaces it with its parent's.
-    let window = match &position {
-        AnyPosition::Xiangqi(p) => Some(Window::new(p.clone(), Counters::default())),
-        AnyPosition::Gomoku(_)
-        | AnyPosition::Quoridor(_)
-        | AnyPosition::Twenty48(_)
-        | AnyPosition::Tetris(_) => None,
-    };
+    let line = position.new_line();
     Match {
         id,
         game,
@@ -347,7 +339,7 @@ pub(crate) fn new_match(
         parent,
         created_at: now,
         updated_at: now,
-        window,
+        line,
     }
 }
 

@@ -19,7 +19,7 @@ use super::{
     ClaimRefusal, KeptMove, Match, MatchEnd, MatchError, MatchStatus, Missing, Mode, Refused, Seat,
     SeatSlot, Secret, Timestamp, UndoOffer,
 };
-use crate::games::window::Window;
+use crate::games::line::Line;
 use crate::games::{Batch, Ply};
 use crate::storage::StorageError;
 use crate::wire::matches::ClaimResult;
@@ -109,7 +109,7 @@ pub fn play(
 ) -> Result<(Vec<KeptMove>, Change), MatchError> {
     // Xiangqi: the line since the last capture decides repetitions and the
     // move limit, which the position alone cannot.
-    let judged = match &m.window {
+    let judged = match &m.line {
         Some(line) => Some(line::judge(line, plies)?),
         None => None,
     };
@@ -152,7 +152,7 @@ pub fn play(
     // A move withdraws any takeback or draw offer.
     m.set_position(position, code, m.ply + plies.len() as i64);
     if let Some(j) = judged {
-        m.window = Some(j.line);
+        m.line = Some(j.line);
         m.status = status;
     }
     m.moved_at = now;
@@ -281,7 +281,7 @@ pub fn take_back(
     m: &mut Match,
     back: Back,
     undone: Option<KeptMove>,
-    line: Option<Window>,
+    line: Option<Line>,
     now: Timestamp,
 ) -> Result<(), MatchError> {
     let Some(row) = undone else {
@@ -304,10 +304,10 @@ pub fn take_back(
         m.clock = Some(clock.restored(left, back.ply, now));
     }
     m.set_position(position, row.code_before, back.ply);
-    m.window = line;
+    m.line = line;
     // The line may still end the game there (a takeback of a move played
     // after the rules ended it).
-    if let Some(line) = &m.window {
+    if let Some(line) = &m.line {
         m.status = MatchStatus::of(line::verdict_of(line)?);
     }
     m.moved_at = now;

@@ -6,17 +6,17 @@
 //! A match keeps at most [`HISTORY_CAP`] moves, but the move limit counts
 //! every ply since the last capture (100 and more) and the repetition rules
 //! compare every position since then. So the match row keeps the line
-//! itself, beside its position ([`Match::window`], the columns `line_fen`
+//! itself, beside its position ([`Match::line`], the columns `line_fen`
 //! and `line_moves`): the FEN, with its halfmove clock, of the position
 //! before the last capture (the match's start while nothing was captured)
 //! and the moves from there. Each play replays it into a
 //! [`History`](qipan_rules::xiangqi::History), pushes the new moves, takes
 //! the verdict, and keeps the history cut to its new last capture
-//! ([`Window::of`]); the line is never longer than the plies since the last
+//! ([`Line::of`]); the line is never longer than the plies since the last
 //! capture plus one.
 //!
 //! A takeback or a fork to a ply inside the line, after its capture, cuts
-//! the line's moves ([`Window::cut`]), which is exact. One to the ply of
+//! the line's moves ([`Line::cut`]), which is exact. One to the ply of
 //! the capture or before it rebuilds the line from the kept moves up to
 //! that ply: exact when the kept history reaches back to the match's first
 //! move (which carries the match's starting halfmove clock: each kept move
@@ -34,13 +34,13 @@
 //! limit, and, as for any FEN, the positions before it are not known.
 
 use qipan_rules::xiangqi::{Counters, History, Move, Position, Side};
-use qipan_rules::{AnyPlayer, AnyPosition, Status};
+use qipan_rules::{AnyPlayer, Status};
 use sqlx::AnyConnection;
 
 #[cfg(doc)]
 use super::HISTORY_CAP;
 use super::{Match, MatchError};
-use crate::games::window::{self, Window};
+use crate::games::line::{self as games_line, Line};
 use crate::games::{GameError, Ply};
 use crate::storage::matches as store;
 use crate::storage::StorageError;
@@ -51,7 +51,7 @@ use crate::wire::StatusView;
 #[derive(Debug)]
 pub(super) struct Judged {
     /// The line after the batch, cut to its last capture.
-    pub line: Window,
+    pub line: Line,
     /// Its verdict.
     pub verdict: Status<AnyPlayer>,
     /// The halfmove clock of the position before each ply, in order.
@@ -65,13 +65,13 @@ pub(super) struct Judged {
 /// [`GameError::GameOver`] for a move after the one on which the rules
 /// ended the game (the batch is refused whole, as for a mate);
 /// [`StorageError::Corrupt`] when the kept line does not replay.
-pub(super) fn judge(line: &Window, plies: &[Ply]) -> Result<Judged, MatchError> {
+pub(super) fn judge(line: &Line, plies: &[Ply]) -> Result<Judged, MatchError> {
     let corrupt = || StorageError::Corrupt {
         column: "line_moves",
         value: line.to_string(),
     };
     let mut history = line.history().map_err(|_| corrupt())?;
-    let mut verdict = window::verdict(&history);
+    let mut verdict = games_line::verdict(&history);
     let mut clocks = Vec::with_capacity(plies.len());
     for (index, ply) in plies.iter().enumerate() {
         if !verdict.is_ongoing() {
@@ -85,10 +85,10 @@ pub(super) fn judge(line: &Window, plies: &[Ply]) -> Result<Judged, MatchError> 
         let m: Move = ply.action.parse().map_err(|_| corrupt())?;
         clocks.push(history.counters().halfmove_clock);
         history.push(m).map_err(|_| corrupt())?;
-        verdict = window::verdict(&history);
+        verdict = games_line::verdict(&history);
     }
     Ok(Judged {
-        line: Window::of(&history),
+        line: Line::of(&history),
         verdict,
         clocks,
     })
@@ -99,7 +99,7 @@ pub(super) fn judge(line: &Window, plies: &[Ply]) -> Result<Judged, MatchError> 
 /// # Errors
 ///
 /// [`StorageError::Corrupt`] when it does not replay.
-pub(super) fn history_of(line: &Window) -> Result<History, StorageError> {
+pub(super) fn history_of(line: &Line) -> Result<History, StorageError> {
     line.history().map_err(|_| StorageError::Corrupt {
         column: "line_moves",
         value: line.to_string(),
@@ -111,8 +111,8 @@ pub(super) fn history_of(line: &Window) -> Result<History, StorageError> {
 /// # Errors
 ///
 /// [`StorageError::Corrupt`] when it does not replay.
-pub(super) fn verdict_of(line: &Window) -> Result<Status<AnyPlayer>, StorageError> {
-    Ok(window::verdict(&history_of(line)?))
+pub(super) fn verdict_of(line: &Line) -> Result<Status<AnyPlayer>, StorageError> {
+    Ok(games_line::verdict(&history_of(line)?))
 }
 
 impl Match {
@@ -123,12 +123,12 @@ impl Match {
     ///
     /// Storage errors; [`StorageError::Corrupt`] when kept moves do not
     /// replay.
-    pub(super) async fn window_at(
+    pub(super) async fn line_at(
         &self,
         conn: &mut AnyConnection,
         ply: i64,
-    ) -> Result<Option<Window>, MatchError> {
-        let Some(line) = &self.window else {
+    ) -> Result<Option<Line>, MatchError> {
+        let Some(line) = &self.line else {
             return Ok(None);
         };
         let len = i64::try_from(line.moves.len()).unwrap_or(i64::MAX);
@@ -169,7 +169,7 @@ impl Match {
                 halfmove_clock: 0,
                 fullmove_number: fullmove_at(ply, &position),
             };
-            return Ok(Some(Window::new(position, counters)));
+            return Ok(Some(Line::new(position, counters)));
         };
         // The kept moves reach back to the match's start: its clock (a
         // FEN's, kept with the first move) is exact. Otherwise the stretch
@@ -194,7 +194,7 @@ impl Match {
                 .push(m)
                 .map_err(|_| corrupt(mv.code_before.clone()))?;
         }
-        Ok(Some(Window::of(&history)))
+        Ok(Some(Line::of(&history)))
     }
 }
 
@@ -213,11 +213,8 @@ fn fullmove_before(fullmove: u32, plies: i64, to_move: Side) -> u32 {
 
 /// The xiangqi position of a kept code.
 fn xiangqi(code: &str) -> Result<Position, StorageError> {
-    match AnyPosition::from_code(qipan_rules::GameKind::Xiangqi, code) {
-        Ok(AnyPosition::Xiangqi(p)) => Ok(p),
-        Ok(_) | Err(_) => Err(StorageError::Corrupt {
-            column: "moves.code_before",
-            value: code.to_owned(),
-        }),
-    }
+    Position::from_code(code).map_err(|_| StorageError::Corrupt {
+        column: "moves.code_before",
+        value: code.to_owned(),
+    })
 }

@@ -2,7 +2,7 @@
 
 use qipan_records::xiangqi::ecco::{self, Opening};
 use qipan_rules::xiangqi as xq;
-use qipan_rules::{AnyPosition, GameKind};
+use qipan_rules::GameKind;
 use serde_json::value::RawValue;
 
 use super::{KeptMove, Match, MatchError, MatchId, Matches, Outcome, Seat, SeatSlot, Secret};
@@ -77,7 +77,7 @@ pub(super) fn render(
 /// capture) still reaches back to the standard start: the whole game is in
 /// it. `None` otherwise, and before the first move.
 fn opening_of_line(m: &Match) -> Option<Opening> {
-    let line = m.window.as_ref()?;
+    let line = m.line.as_ref()?;
     (m.ply > 0
         && line.start.counters.fullmove_number == 1
         && line.start.position == xq::Position::start())
@@ -87,9 +87,7 @@ fn opening_of_line(m: &Match) -> Option<Opening> {
 
 /// The ECCO opening of a xiangqi record that starts at the match's start.
 pub(super) fn opening_of_record(record: &super::KeptRecord) -> Option<Opening> {
-    let AnyPosition::Xiangqi(start) = &record.start else {
-        return None;
-    };
+    let start = record.start.xiangqi()?;
     if record.start_ply != 0 || record.moves.is_empty() {
         return None;
     }
@@ -107,11 +105,11 @@ pub(super) fn render_with(
     opening: Option<Opening>,
 ) -> Result<Vec<u8>, MatchError> {
     let rendered;
-    let state = match (&m.window, state) {
+    let state = match (&m.line, state) {
         // Xiangqi: the view the match's line judges, with the FEN's
         // counters and the line a stateless play from here would send.
         (Some(line), _) => {
-            rendered = games::raw(games::window::view(&super::line::history_of(line)?, base))?;
+            rendered = games::raw(games::line::view(&super::line::history_of(line)?, base))?;
             &rendered
         }
         (None, Some(v)) => v,

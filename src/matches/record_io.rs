@@ -17,7 +17,6 @@ use super::{
     KeptMove, Match, MatchError, MatchId, MatchStatus, Matches, Mode, Outcome, Seat, SeatSlot,
     Secret, Timestamp,
 };
-use crate::games::window::Window;
 use crate::games::{self, Batch};
 use crate::storage::matches as store;
 use crate::storage::StorageError;
@@ -163,15 +162,17 @@ impl Matches {
             let played = games::play(&start, actions, batch, base)?;
             (played.position, played.plies)
         };
-        let judged = match &start {
-            AnyPosition::Xiangqi(p) => {
-                let line0 = Window::new(p.clone(), counters.unwrap_or_default());
+        // A game with a line (xiangqi) starts it at the file's start, with
+        // the file's counters.
+        let judged = match start.new_line() {
+            Some(mut line0) => {
+                line0.start.counters = counters.unwrap_or_default();
                 Some(line::judge(&line0, &plies)?)
             }
-            _ => None,
+            None => None,
         };
-        let opening = match &start {
-            AnyPosition::Xiangqi(p) if !actions.is_empty() => {
+        let opening = match start.xiangqi() {
+            Some(p) if !actions.is_empty() => {
                 let moves: Vec<qipan_rules::xiangqi::Move> =
                     actions.iter().filter_map(|a| a.parse().ok()).collect();
                 qipan_records::xiangqi::ecco::classify(p, &moves)
@@ -185,7 +186,7 @@ impl Matches {
         let mut clocks = None;
         if let Some(j) = judged {
             m.status = MatchStatus::of(j.verdict);
-            m.window = Some(j.line);
+            m.line = Some(j.line);
             clocks = Some(j.clocks);
         }
         let seats = [SeatSlot::solo(token.hash(), now)];

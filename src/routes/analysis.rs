@@ -11,13 +11,12 @@ use std::time::Instant;
 
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
-use qipan_rules::AnyPosition;
 use serde::Serialize;
 
 use super::state::{Code, Game};
 use crate::analysis::pool::{Refused, SearchPool};
 use crate::analysis::{self, AnalysisError, Ask, MoveAsk, Subject};
-use crate::games::{self, window, GameError};
+use crate::games;
 use crate::http::json::Json;
 use crate::http::limits::charge_search;
 use crate::problem::ApiError;
@@ -124,8 +123,7 @@ fn subject(
     let position = games::decode(kind, code, "code")?;
     let line = match (&position, history) {
         (_, None) => None,
-        (AnyPosition::Xiangqi(p), Some(line)) => Some(window::leading_to(p, line)?),
-        (_, Some(_)) => return Err(GameError::HistoryNotTaken { game: kind }.into()),
+        (_, Some(line)) => Some(games::history_of(&position, line)?),
     };
     Ok(Subject { position, line })
 }

@@ -140,7 +140,7 @@ pub async fn state_page(
                 label: "page.fact.variant",
                 value: words.text(&format!("variant.{variant}")).to_owned(),
             });
-            if let AnyPosition::Xiangqi(p) = &pos {
+            if let Some(p) = pos.xiangqi() {
                 if let Some(o) = qipan_records::xiangqi::ecco::of_position(p) {
                     facts.push(opening_fact(&o));
                 }

@@ -12,12 +12,12 @@ use std::future::{ready, Ready};
 
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
-use qipan_rules::{AnyPosition, GameKind};
+use qipan_rules::GameKind;
 use serde_json::value::RawValue;
 
 use crate::cache::ViewCache;
 use crate::configuration::Settings;
-use crate::games::{self, window, Batch, GameError};
+use crate::games::{self, Batch};
 use crate::http::answer::{base_url, immutable, immutable_json, Rendered};
 use crate::problem::ApiError;
 use crate::wire::state::{ExportQuery, StatePlayRequest};
@@ -194,8 +194,7 @@ pub async fn play(
     let pos = games::decode(kind, &code, "code")?;
     let view = match (&pos, &body.history) {
         (_, None) => games::play(&pos, &body.actions, Batch::default(), &base.0)?.view,
-        (AnyPosition::Xiangqi(p), Some(line)) => window::play(p, &body.actions, line, &base.0)?,
-        (_, Some(_)) => return Err(GameError::HistoryNotTaken { game: kind }.into()),
+        (_, Some(line)) => games::play_along(&pos, &body.actions, line, &base.0)?,
     };
     // The view is a function of the game, code, actions, history and base:
     // tagged by them.

@@ -316,33 +316,75 @@ impl<T: std::fmt::Display> WriteJson for super::Shown<T> {
     }
 }
 
-/// Implements [`WriteJson`] for a struct whose serde form is an object of
-/// its fields in order, under their own names (a plain
-/// `#[derive(Serialize)]`): `json_object!(CellView { side, role, glyph })`.
-/// The member names and their punctuation are constants.
+/// Declares a view once: the struct, as written (with its `Serialize`
+/// derive), and its [`WriteJson`], which writes what serde writes for it:
+/// an object of its fields in order, under their own names. A field may
+/// carry doc comments only: a `#[serde(…)]` attribute, which would make
+/// serde write something else, does not match and fails to compile.
+///
+/// ```ignore
+/// crate::json_object! {
+///     #[derive(Debug, Serialize)]
+///     pub struct CellView {
+///         side: &'static str,
+///         role: &'static str,
+///     }
+/// }
+/// ```
 #[macro_export]
 macro_rules! json_object {
-    ($ty:ty { $first:ident $(, $rest:ident)* $(,)? }) => {
-        impl $crate::wire::json::WriteJson for $ty {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $doc:expr])*
+                $fvis:vis $field:ident : $ty:ty
+            ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $( $(#[doc = $doc])* $fvis $field: $ty, )+
+        }
+
+        impl $crate::wire::json::WriteJson for $name {
             fn write_json(&self, out: &mut $crate::wire::json::JsonOut) {
-                out.syntax(concat!("{\"", stringify!($first), "\":"));
-                $crate::wire::json::WriteJson::write_json(&self.$first, out);
-                $(
-                    out.syntax(concat!(",\"", stringify!($rest), "\":"));
-                    $crate::wire::json::WriteJson::write_json(&self.$rest, out);
-                )*
+                $crate::json_object!(@fields self, out, "{", $($field)+);
                 out.syntax("}");
             }
         }
     };
+    (@fields $self:ident, $out:ident, $open:literal, $first:ident $($rest:ident)*) => {
+        $out.syntax(concat!($open, "\"", stringify!($first), "\":"));
+        $crate::wire::json::WriteJson::write_json(&$self.$first, $out);
+        $(
+            $out.syntax(concat!(",\"", stringify!($rest), "\":"));
+            $crate::wire::json::WriteJson::write_json(&$self.$rest, $out);
+        )*
+    };
 }
 
-/// Implements [`WriteMembers`] for a struct flattened into another
-/// (`#[serde(flatten)]`): its fields in order, each after a comma.
+/// Declares once a struct flattened into another (`#[serde(flatten)]`):
+/// the struct, as written, and its [`WriteMembers`], its fields in order,
+/// each after a comma. Fields carry doc comments only, as in
+/// [`json_object!`].
 #[macro_export]
 macro_rules! json_members {
-    ($ty:ty { $($field:ident),* $(,)? }) => {
-        impl $crate::wire::json::WriteMembers for $ty {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $doc:expr])*
+                $fvis:vis $field:ident : $ty:ty
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $( $(#[doc = $doc])* $fvis $field: $ty, )*
+        }
+
+        impl $crate::wire::json::WriteMembers for $name {
             fn write_members(&self, out: &mut $crate::wire::json::JsonOut) {
                 $(
                     out.syntax(concat!(",\"", stringify!($field), "\":"));

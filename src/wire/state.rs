@@ -27,21 +27,21 @@ pub struct StatePlayRequest {
     pub history: Option<LineBody>,
 }
 
-/// A xiangqi line as the stateless API sends and answers it: the FEN, with
-/// its halfmove clock and fullmove number, of the position before the last
-/// capture (or of the line's start), and the moves in ICCS from there.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct LineBody {
-    /// The FEN the line starts from, all six fields.
-    pub fen: String,
-    /// The moves from it, in ICCS.
-    pub moves: Vec<String>,
+crate::json_object! {
+    /// A xiangqi line as the stateless API sends and answers it: the FEN, with
+    /// its halfmove clock and fullmove number, of the position before the last
+    /// capture (or of the line's start), and the moves in ICCS from there.
+    /// It is what a client sent, checked and passed on: every string is
+    /// escaped if need be.
+    #[derive(Debug, Clone, Deserialize, Serialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct LineBody {
+        /// The FEN the line starts from, all six fields.
+        pub fen: String,
+        /// The moves from it, in ICCS.
+        pub moves: Vec<String>,
+    }
 }
-
-// The history is what a client sent, checked and passed on: every string
-// is escaped if need be.
-crate::json_object!(LineBody { fen, moves });
 
 /// Query of `GET /v1/{game}/start` (and the same members of a match's
 /// creation body).
@@ -168,22 +168,18 @@ impl WriteJson for State {
     }
 }
 
-crate::json_object!(StatusView {
-    state,
-    winner,
-    reason
-});
-
-/// `status` of a state or match view, and `outcome` of a `game-over`
-/// problem.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StatusView {
-    /// `ongoing`, `won`, `drawn` or `over`.
-    pub state: State,
-    /// The winner, when there is one.
-    pub winner: Option<&'static str>,
-    /// How the game ended, once it has.
-    pub reason: Option<&'static str>,
+crate::json_object! {
+    /// `status` of a state or match view, and `outcome` of a `game-over`
+    /// problem.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    pub struct StatusView {
+        /// `ongoing`, `won`, `drawn` or `over`.
+        pub state: State,
+        /// The winner, when there is one.
+        pub winner: Option<&'static str>,
+        /// How the game ended, once it has.
+        pub reason: Option<&'static str>,
+    }
 }
 
 impl StatusView {

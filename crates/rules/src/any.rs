@@ -372,6 +372,34 @@ fn traced<G: Game>(
 }
 
 impl AnyPosition {
+    /// The line kept beside a game started here, for a game whose rules
+    /// judge more than the position (xiangqi's repetitions and move limit:
+    /// a line of no moves, with fresh counters); `None` for the others.
+    pub fn new_line(&self) -> Option<crate::xiangqi::Line> {
+        match self {
+            AnyPosition::Xiangqi(p) => Some(crate::xiangqi::Line::new(
+                p.clone(),
+                crate::xiangqi::Counters::default(),
+            )),
+            AnyPosition::Gomoku(_)
+            | AnyPosition::Quoridor(_)
+            | AnyPosition::Twenty48(_)
+            | AnyPosition::Tetris(_) => None,
+        }
+    }
+
+    /// The xiangqi position, when it is one (for what only xiangqi has:
+    /// openings, its record formats).
+    pub fn xiangqi(&self) -> Option<&crate::xiangqi::Position> {
+        match self {
+            AnyPosition::Xiangqi(p) => Some(p),
+            AnyPosition::Gomoku(_)
+            | AnyPosition::Quoridor(_)
+            | AnyPosition::Twenty48(_)
+            | AnyPosition::Tetris(_) => None,
+        }
+    }
+
     /// Which game the position belongs to.
     pub fn kind(&self) -> GameKind {
         match self {

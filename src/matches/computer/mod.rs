@@ -467,7 +467,7 @@ const NO_MOVE: MatchError = MatchError::Computer(ComputerError::NoMove);
 fn subject(m: &Match) -> Result<Subject, MatchError> {
     Ok(Subject {
         position: m.position.clone(),
-        line: m.window.as_ref().map(line::history_of).transpose()?,
+        line: m.line.as_ref().map(line::history_of).transpose()?,
     })
 }
 

@@ -207,7 +207,7 @@ fn a_move_that_ends_the_game_stops_the_clock() {
 fn a_xiangqi_move_is_judged_on_the_line() {
     let mut m = fresh(GameKind::Xiangqi, Mode::Solo);
     let (kept, _) = play(&mut m, Seat::Solo, &["h2e2", "h9g7"], at(1)).unwrap();
-    let line = m.window.as_ref().unwrap();
+    let line = m.line.as_ref().unwrap();
     assert_eq!(line.moves.len(), 2);
     assert_eq!(
         kept.iter().map(|k| k.halfmove).collect::<Vec<_>>(),
@@ -215,14 +215,14 @@ fn a_xiangqi_move_is_judged_on_the_line() {
     );
     // A capture starts the line again.
     play(&mut m, Seat::Solo, &["e2e6"], at(2)).unwrap();
-    assert!(m.window.as_ref().unwrap().moves.len() <= 1);
+    assert!(m.line.as_ref().unwrap().moves.len() <= 1);
 }
 
 #[test]
 fn other_games_keep_no_line() {
     let mut m = solo();
     let (kept, _) = play(&mut m, Seat::Solo, &["h8"], at(1)).unwrap();
-    assert!(m.window.is_none());
+    assert!(m.line.is_none());
     assert_eq!(kept[0].halfmove, None);
 }
 
@@ -509,14 +509,14 @@ fn a_takeback_reopens_a_game_the_rules_ended() {
 #[test]
 fn a_xiangqi_takeback_takes_the_line_given() {
     let mut m = fresh(GameKind::Xiangqi, Mode::Solo);
-    let before = m.window.clone();
+    let before = m.line.clone();
     let (kept, _) = play(&mut m, Seat::Solo, &["h2e2"], at(1)).unwrap();
     let back = Back {
         ply: 0,
         why: Missing::LastMove,
     };
     take_back(&mut m, back, kept.first().cloned(), before.clone(), at(2)).unwrap();
-    assert_eq!(m.window, before);
+    assert_eq!(m.line, before);
     assert_eq!(m.status, MatchStatus::Ongoing);
 }
 

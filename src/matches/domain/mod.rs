@@ -9,7 +9,7 @@ use qipan_rules::{AnyPlayer, AnyPosition, EndReason, GameKind, Status};
 
 use super::clock::{Clock, Millis};
 use super::id::{MatchId, SecretHash};
-use crate::games::window::Window;
+use crate::games::line::Line;
 
 /// The most moves a match keeps.
 pub const HISTORY_CAP: i64 = 100;
@@ -527,9 +527,9 @@ pub struct Match {
     /// When it last changed.
     pub updated_at: Timestamp,
     /// Xiangqi: the line since the last capture that the repetition rules
-    /// and the move limit judge (see [`Match::window`]); `None` for the
+    /// and the move limit judge (see [`Match::line`]); `None` for the
     /// other games.
-    pub window: Option<Window>,
+    pub line: Option<Line>,
 }
 
 impl Match {

@@ -8,7 +8,7 @@ use qipan_rules::{GameKind, Reason};
 
 use super::{ApiError, Problem, ProblemKind};
 use crate::analysis::{AnalysisError, AVAILABLE};
-use crate::games::window::LineError;
+use crate::games::line::LineMismatch;
 use crate::games::{BodyFault, GameError};
 use crate::matches::computer::ComputerError;
 use crate::matches::{ClaimRefusal, InvalidMatchId, MatchError};
@@ -239,7 +239,7 @@ fn game_problem(e: GameError, context: Context) -> ApiError {
                 one_of(&context.member("format"), supported.to_vec()),
             )
         }
-        GameError::HistoryMismatch(LineError::Diverged { index }) => {
+        GameError::HistoryMismatch(LineMismatch::Diverged { index }) => {
             return ApiError::Internal(anyhow::anyhow!(
                 "the rules played action {index} but the line did not"
             ))

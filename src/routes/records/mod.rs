@@ -441,10 +441,7 @@ pub async fn record_json(
             .insert_header((header::CACHE_CONTROL, policy))
             .finish());
     }
-    let mut before = match &rec.start {
-        AnyPosition::Xiangqi(p) => Some(p.clone()),
-        _ => None,
-    };
+    let mut before = rec.start.xiangqi().cloned();
     let mut moves = Vec::with_capacity(rec.moves.len());
     for (i, (action, code)) in rec.moves.iter().zip(&rec.codes).enumerate() {
         // Xiangqi moves carry their WXF and Chinese names, as `/history`.

@@ -29,19 +29,18 @@ pub use moves::*;
 use rows::*;
 pub use seats::*;
 
-use qipan_rules::xiangqi::Counters;
 use qipan_rules::{AnyPlayer, AnyPosition, GameKind};
 use sqlx::any::AnyRow;
 use sqlx::{Any, AnyConnection, Connection, Row, Transaction};
 
 use super::{Backend, StorageError};
-use crate::games::window::Window;
 use crate::matches::clock::Reading;
 use crate::matches::events::{EventKind, EventMove, MatchEvent, EVENT_CAP};
 use crate::matches::{
     Clock, FileHeaders, KeptMove, Match, MatchEnd, MatchId, MatchStatus, Millis, Mode, Parent,
     Seat, SeatName, SeatSlot, SecretHash, TimeControl, Timestamp, UndoOffer, Version, HISTORY_CAP,
 };
+use qipan_rules::xiangqi::Line;
 
 /// The guarded `UPDATE` of a match row, with parameters `$1` to
 /// [`UPDATE_PARAMS`]. The window's floor rises to `$12` (never falls: an
@@ -128,8 +127,8 @@ impl<'a> StateColumns<'a> {
             clock_since: m.clock.and_then(|c| c.since).map(Timestamp::millis),
             deadline: m.deadline().map(Timestamp::millis),
             moved_at: m.moved_at.millis(),
-            line_fen: m.window.as_ref().map(|w| w.start.to_string()),
-            line_moves: m.window.as_ref().map(Window::moves_text),
+            line_fen: m.line.as_ref().map(|w| w.start.to_string()),
+            line_moves: m.line.as_ref().map(Line::moves_text),
             code: &m.code,
             to_move: m.to_move().as_str(),
             ply: m.ply,

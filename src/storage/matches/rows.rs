@@ -172,7 +172,7 @@ impl TryFrom<MatchRow> for Match {
             return Err(corrupt("to_move", (&r.to_move, &r.code)));
         }
         let status = status_of(game, &r.status, r.winner.as_deref(), r.reason.as_deref())?;
-        let window = window_of(&position, r.line_fen.as_deref(), r.line_moves.as_deref())?;
+        let line = line_of(&position, r.line_fen.as_deref(), r.line_moves.as_deref())?;
         let undo = match (&r.undo_seat, r.undo_ply) {
             (Some(seat), Some(back_to)) => Some(UndoOffer {
                 seat: seat_of(game, "undo_seat", seat)?,
@@ -231,7 +231,7 @@ impl TryFrom<MatchRow> for Match {
             parent,
             created_at: time_of("created_at", r.created_at)?,
             updated_at: time_of("updated_at", r.updated_at)?,
-            window,
+            line,
         })
     }
 }
@@ -239,19 +239,19 @@ impl TryFrom<MatchRow> for Match {
 /// A match's line since the last capture (xiangqi), read from its row. A
 /// row written before lines were kept has none: its line starts at its
 /// position, with a halfmove clock of 0.
-pub(super) fn window_of(
+pub(super) fn line_of(
     position: &AnyPosition,
     fen: Option<&str>,
     moves: Option<&str>,
-) -> Result<Option<Window>, StorageError> {
-    let AnyPosition::Xiangqi(p) = position else {
+) -> Result<Option<Line>, StorageError> {
+    let Some(fresh) = position.new_line() else {
         return Ok(None);
     };
     match (fen, moves) {
-        (Some(fen), Some(moves)) => Window::stored(fen, moves)
+        (Some(fen), Some(moves)) => Line::read(fen, moves)
             .map(Some)
             .ok_or_else(|| corrupt("line_fen", (fen, moves))),
-        (None, None) => Ok(Some(Window::new(p.clone(), Counters::default()))),
+        (None, None) => Ok(Some(fresh)),
         other => Err(corrupt("line_fen", other)),
     }
 }

@@ -27,6 +27,7 @@ mod code;
 mod fen;
 mod history;
 mod key;
+mod line;
 mod material;
 mod notation;
 mod position;
@@ -37,6 +38,7 @@ pub use code::{CodeError, CODE_LEN};
 pub use fen::{Counters, Fen, FenError};
 pub use history::{History, HistoryError, MOVE_LIMIT_PLIES, REPETITIONS};
 pub use key::PositionKey;
+pub use line::{Line, LineError};
 pub use notation::{
     chinese, names, read_move, wxf, Candidate, Descriptive, Direction, Family, MoveText,
     MoveTextError, Name, Namer, Names, Numerals, ParseMoveTextError, Place, ResolveError, Which,
