@@ -457,13 +457,16 @@ pub fn write_psq(size: u8, moves: &[Point], players: [Option<&str>; 2]) -> Strin
     out.push_str("-1\n");
     if players.iter().any(Option::is_some) {
         for name in players {
-            // A name is one line; a missing one is written as `?`.
+            // A name is one line; a missing one is written as `?`, and so
+            // is one the reader would not take for a name (empty, a
+            // number, `1,Freestyle`): the two lines stay black's, white's.
             let name: String = name
                 .unwrap_or("?")
                 .chars()
                 .map(|c| if c.is_control() { ' ' } else { c })
                 .collect();
-            out.push_str(name.trim());
+            let name = name.trim();
+            out.push_str(if is_player_name(name) { name } else { "?" });
             out.push('\n');
         }
     }
@@ -536,6 +539,13 @@ mod tests {
         assert_eq!(
             write_psq(15, &list.moves, [None, None]),
             "Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\n"
+        );
+        // A name the reader would take for a number or a rule line is
+        // written as a missing one, so white's stays white's.
+        let written = write_psq(15, &list.moves, [Some("0"), Some("White")]);
+        assert_eq!(
+            read_psq(written.as_bytes()).unwrap().players,
+            [Some("?".to_owned()), Some("White".to_owned())]
         );
         // Both written, black's first, and read back.
         let written = write_psq(15, &list.moves, [Some("林"), Some("White")]);
