@@ -80,3 +80,60 @@ proptest! {
         prop_assert_eq!(again.to_code(), end.to_code());
     }
 }
+
+/// The gathered RenLib libraries, to be damaged at random.
+const LIBRARIES: &[&str] = &[
+    "example_for_science_with_variant_maybe.lib",
+    "I7.lib",
+    "rps-fail.lib",
+    "lib_documented.lib",
+    "pos_4th_is_a_pass.lib",
+];
+
+fn library(i: usize) -> Vec<u8> {
+    let name = LIBRARIES[i % LIBRARIES.len()];
+    let path = format!(
+        "{}/tests/data/gomoku/renlib-board/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Damaged libraries (bytes overwritten, the end cut off) read or get
+    /// an error with a reason, its offset inside the input; what reads has
+    /// a first line on 15×15 that writes back as a library of that line.
+    #[test]
+    fn damaged_libraries_read_or_say_why(
+        file in 0..LIBRARIES.len(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..8),
+        cut in any::<prop::sample::Index>(),
+        keep_all in any::<bool>(),
+    ) {
+        let mut bytes = library(file);
+        for (at, value) in edits {
+            let i = at.index(bytes.len());
+            bytes[i] = value;
+        }
+        if !keep_all {
+            bytes.truncate(cut.index(bytes.len() + 1));
+        }
+        match gomoku::read_lib(&bytes) {
+            Ok(read) => {
+                let moves = &read.main_line.moves;
+                prop_assert!(!moves.is_empty() && moves.iter().all(|p| p.is_on(15)));
+                prop_assert!(read.tree_moves >= moves.len() && read.lines >= 1);
+                let again = gomoku::write_lib(moves).expect("a first line writes");
+                prop_assert_eq!(&gomoku::read_lib(&again).expect("reads").main_line.moves, moves);
+            }
+            Err(e) => {
+                prop_assert!(!qipan_rules::Reason::reason(&e).is_empty());
+                if let Some(offset) = e.offset() {
+                    prop_assert!(offset <= bytes.len(), "{e}");
+                }
+            }
+        }
+    }
+}
