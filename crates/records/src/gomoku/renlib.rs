@@ -164,9 +164,8 @@ fn point_of(value: u8, record: usize, offset: usize) -> Result<Option<Point>, Go
 ///
 /// [`GomokuError`]: too large; not a RenLib file (`LibHeader`) or a
 /// version after 3.04 (`LibVersion`); an extension, comment or text cut
-/// short (`LibTruncated`); a
-/// byte that is no point (`LibPoint`); a first line that goes on only
-/// through a pass (`LibPass`); no move.
+/// short (`LibTruncated`); a byte that is no point (`LibPoint`); a first
+/// line that goes on only through a pass (`LibPass`); no move.
 pub fn read_lib(bytes: &[u8]) -> Result<Library, GomokuError> {
     if bytes.len() > MAX_INPUT_BYTES {
         return Err(GomokuError::TooLarge {
@@ -251,24 +250,22 @@ pub fn read_lib(bytes: &[u8]) -> Result<Library, GomokuError> {
             };
             path.push(node);
         }
-        if flags & EXTENSION != 0 {
-            let (_, low) = records.needed("the record's extension")?;
-            if flags & OLD_COMMENT != 0 {
-                records.skip_old_text()?;
-                comments += 1;
-            } else if flags & COMMENT != 0 {
-                records.skip_text("a comment")?;
-                comments += 1;
-            }
-            if low & BOARD_TEXT != 0 {
-                records.skip_text("a board text")?;
-            }
-        } else if flags & OLD_COMMENT != 0 {
+        // Then, in this order: the two extension bytes, a comment (an old
+        // one if both flags are set, as RenLib reads it), a board text.
+        let extension = if flags & EXTENSION != 0 {
+            records.needed("the record's extension")?.1
+        } else {
+            0
+        };
+        if flags & OLD_COMMENT != 0 {
             records.skip_old_text()?;
             comments += 1;
         } else if flags & COMMENT != 0 {
             records.skip_text("a comment")?;
             comments += 1;
+        }
+        if extension & BOARD_TEXT != 0 {
+            records.skip_text("a board text")?;
         }
         if flags & HAS_SIBLING != 0 {
             pending.push(path.len() - 1);
@@ -361,4 +358,106 @@ pub fn write_lib(moves: &[Point]) -> Option<Vec<u8>> {
         out.extend_from_slice(&[value, flags]);
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(minor: u8) -> Vec<u8> {
+        let mut out = LIB_MAGIC.to_vec();
+        out.extend_from_slice(&[3, minor]);
+        out.extend_from_slice(&[0xFF; 10]);
+        out
+    }
+
+    fn line(text: &str) -> Vec<Point> {
+        text.split(' ').map(|p| p.parse().unwrap()).collect()
+    }
+
+    /// The parts of the layout the public example files do not use: the
+    /// extension bytes with a board text, an old-style comment, and a
+    /// label (a node that is no move) before the move in point order.
+    #[test]
+    fn extensions_old_comments_and_labels() {
+        let mut bytes = header(4);
+        bytes.extend_from_slice(&[0, 0]); // the root
+                                          // h8 with an extension whose board-text bit is set: "A", ended.
+        bytes.extend_from_slice(&[0x78, EXTENSION, 0x00, BOARD_TEXT, b'A', 0]);
+        // A label on g9 (0x67), a leaf with a younger sibling: skipped by
+        // the first line although it sorts first.
+        bytes.extend_from_slice(&[0x67, NOT_A_MOVE | HAS_SIBLING | NO_CHILD]);
+        // i8 (0x79) with an old-style comment "ok!" (top bit on its last
+        // byte; the pair's second byte is not read).
+        bytes.extend_from_slice(&[0x79, OLD_COMMENT, b'o', b'k', b'!' | 0x80, 0]);
+        // j7 (0x8A), the last move.
+        bytes.extend_from_slice(&[0x8A, NO_CHILD]);
+        let read = read_lib(&bytes).unwrap();
+        assert_eq!(read.version, Some((3, 4)));
+        assert_eq!(read.main_line.moves, line("h8 i8 j7"));
+        assert_eq!((read.tree_moves, read.lines, read.comments), (3, 1, 1));
+        // The board text cut before its end.
+        let cut = &bytes[..26];
+        assert_eq!(
+            read_lib(cut),
+            Err(GomokuError::LibTruncated {
+                offset: 26,
+                what: "a board text"
+            })
+        );
+        // The extension itself cut.
+        assert_eq!(
+            read_lib(&bytes[..24]),
+            Err(GomokuError::LibTruncated {
+                offset: 24,
+                what: "the record's extension"
+            })
+        );
+    }
+
+    /// A file without the header starts at the centre; a pass that is one
+    /// child among others is not the first line's choice.
+    #[test]
+    fn no_header_and_passes_beside_stones() {
+        // h8; its children: a pass (0, a leaf with a sibling) and i9.
+        let bytes = [0x78, 0, 0, HAS_SIBLING | NO_CHILD, 0x69, NO_CHILD];
+        let read = read_lib(&bytes).unwrap();
+        assert_eq!(read.version, None);
+        assert_eq!(read.main_line.moves, line("h8 i9"));
+        assert_eq!((read.tree_moves, read.lines), (3, 2));
+        // Only the pass: refused at move 2.
+        let bytes = [0x78, 0, 0, NO_CHILD];
+        assert_eq!(
+            read_lib(&bytes),
+            Err(GomokuError::LibPass {
+                number: 2,
+                offset: 2
+            })
+        );
+    }
+
+    /// The same point twice under one node is one node, as RenLib merges
+    /// it; children are taken in point order, not file order.
+    #[test]
+    fn repeated_children_merge_and_sort() {
+        let mut bytes = header(0);
+        // h8, then j8 (0x7A) as a leaf with a sibling, then i8 (0x79) as
+        // a leaf with a sibling, then j8 again with a child k8 (0x7B).
+        bytes.extend_from_slice(&[0x78, 0]);
+        bytes.extend_from_slice(&[0x7A, HAS_SIBLING | NO_CHILD]);
+        bytes.extend_from_slice(&[0x79, HAS_SIBLING | NO_CHILD]);
+        bytes.extend_from_slice(&[0x7A, 0, 0x7B, NO_CHILD]);
+        let read = read_lib(&bytes).unwrap();
+        assert_eq!(read.main_line.moves, line("h8 i8"));
+        assert_eq!((read.tree_moves, read.lines), (4, 2));
+    }
+
+    #[test]
+    fn one_line_libraries_write_as_renlib_does() {
+        let bytes = write_lib(&line("h8 i9")).unwrap();
+        let mut expected = header(4);
+        expected.extend_from_slice(&[0, 0, 0x78, 0, 0x69, NO_CHILD]);
+        assert_eq!(bytes, expected);
+        assert_eq!(write_lib(&line("p16")), None);
+    }
 }
