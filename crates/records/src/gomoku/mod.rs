@@ -1,5 +1,5 @@
 //! Gomoku and Renju records: piskvork's `.psq` files, RenLib's `.pos`
-//! files and plain move lists.
+//! files and `.lib` libraries, and plain move lists.
 //!
 //! A `.psq` file (what the piskvork tournament manager saves) starts with
 //! a line `Piskvorky 15x15, 11:11, 0` (the board's width and height, then
