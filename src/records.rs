@@ -7,13 +7,13 @@
 //! | game | import (`POST /v1/{game}/records`, by `Content-Type`) | export (`GET /v1/matches/{id}/record.*`) |
 //! |---|---|---|
 //! | xiangqi | `application/x-chess-pgn` (PGN), `application/x-xqf` (XQF), `text/plain` (DhtmlXQ) | `record.pgn`, `record.xqf` |
-//! | gomoku | `text/plain`: a piskvork `.psq` file or a move list; `application/octet-stream`: a RenLib `.pos` file | `record.psq`, `record.txt` |
+//! | gomoku | `text/plain`: a piskvork `.psq` file or a move list; `application/octet-stream`: a RenLib `.pos` file, or a RenLib `.lib` library (told by its header); `application/x-renlib`: a `.lib` library (its first line) | `record.psq`, `record.txt` |
 //! | quoridor | `text/plain`: a move list (`e2 e8 e3h`) | `record.txt` |
 //!
 //! Tetris positions go through fumen instead: `GET /v1/tetris/{code}/fumen`
 //! and `POST /v1/tetris/import` with `{"format": "fumen", …}`.
 
-use qipan_records::gomoku::GomokuError;
+use qipan_records::gomoku::{self, GomokuError};
 use qipan_records::quoridor::QuoridorError;
 use qipan_records::tetris::FumenError;
 use qipan_records::xiangqi::{self as xr, Charset, Format, ReadError};
@@ -114,6 +114,45 @@ pub struct Imported {
     /// The other games: the players the file names, in the game's order
     /// (a `.psq` file's program names, black's first).
     pub players: [Option<String>; 2],
+    /// What the answer says of a file read only in part (a RenLib
+    /// library's other lines).
+    pub note: Option<String>,
+}
+
+/// The gomoku formats, told by the media type and, for a binary body, by
+/// its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GomokuFormat {
+    /// RenLib's `.lib`: `application/x-renlib`, or a binary body starting
+    /// with RenLib's header.
+    Lib,
+    /// RenLib's `.pos`: any other binary body.
+    Pos,
+    /// piskvork's `.psq`: a text whose first line names piskvork.
+    Psq,
+    /// A move list: any other text.
+    Moves,
+}
+
+impl GomokuFormat {
+    fn of(media_type: &str, body: &[u8]) -> GomokuFormat {
+        match essence(media_type).as_str() {
+            "application/x-renlib" => GomokuFormat::Lib,
+            "application/octet-stream" if gomoku::is_lib(body) => GomokuFormat::Lib,
+            "application/octet-stream" => GomokuFormat::Pos,
+            _ if gomoku::is_psq(body) => GomokuFormat::Psq,
+            _ => GomokuFormat::Moves,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            GomokuFormat::Lib => "lib",
+            GomokuFormat::Pos => "pos",
+            GomokuFormat::Psq => "psq",
+            GomokuFormat::Moves => "moves",
+        }
+    }
 }
 
 /// The most characters of a header value kept with a match; a longer one
@@ -155,7 +194,11 @@ impl Imported {
 pub fn media_types(game: GameKind) -> &'static [&'static str] {
     match game {
         GameKind::Xiangqi => &["application/x-chess-pgn", "application/x-xqf", "text/plain"],
-        GameKind::Gomoku => &["text/plain", "application/octet-stream"],
+        GameKind::Gomoku => &[
+            "text/plain",
+            "application/octet-stream",
+            "application/x-renlib",
+        ],
         GameKind::Quoridor => &["text/plain"],
         GameKind::Twenty48 | GameKind::Tetris => &[],
     }
@@ -260,26 +303,33 @@ pub fn import(
                 games,
                 headers: Some(record.headers),
                 players: [None, None],
+                note: None,
             })
         }
         GameKind::Gomoku => {
-            // A binary body is a RenLib `.pos` file; a text, `.psq` or a
-            // move list.
-            let pos = essence(media_type) == "application/octet-stream";
-            let psq = qipan_records::gomoku::is_psq(body);
-            let list = if pos {
-                qipan_records::gomoku::read_pos(body)
-            } else {
-                qipan_records::gomoku::read(body)
-            }
-            .map_err(|error| RecordError::Gomoku {
-                format: match (pos, psq) {
-                    (true, _) => "pos",
-                    (false, true) => "psq",
-                    (false, false) => "moves",
-                },
+            let format = GomokuFormat::of(media_type, body);
+            let refused = |error| RecordError::Gomoku {
+                format: format.as_str(),
                 error,
-            })?;
+            };
+            let (list, note) = match format {
+                GomokuFormat::Lib => {
+                    let library = gomoku::read_lib(body).map_err(refused)?;
+                    let note = (library.lines > 1).then(|| {
+                        format!(
+                            "the library holds {} lines ({} moves); the first line, {} moves, was imported",
+                            library.lines,
+                            library.tree_moves,
+                            library.main_line.moves.len()
+                        )
+                    });
+                    (library.main_line, note)
+                }
+                GomokuFormat::Pos => (gomoku::read_pos(body).map_err(refused)?, None),
+                GomokuFormat::Psq | GomokuFormat::Moves => {
+                    (gomoku::read(body).map_err(refused)?, None)
+                }
+            };
             too_long(list.moves.len())?;
             let start_query = StartQuery {
                 variant: query.variant.clone(),
@@ -291,15 +341,12 @@ pub fn import(
                 start,
                 counters: None,
                 actions: list.moves.iter().map(ToString::to_string).collect(),
-                format: match (pos, psq) {
-                    (true, _) => "pos",
-                    (false, true) => "psq",
-                    (false, false) => "moves",
-                },
+                format: format.as_str(),
                 charset: None,
                 games: 1,
                 headers: None,
                 players: list.players,
+                note,
             })
         }
         GameKind::Quoridor => {
@@ -315,6 +362,7 @@ pub fn import(
                 games: 1,
                 headers: None,
                 players: [None, None],
+                note: None,
             })
         }
         GameKind::Twenty48 | GameKind::Tetris => Err(RecordError::NoFormat { game }.into()),

@@ -475,6 +475,7 @@ let recordFile = null;
 function recordType(game, name, text) {
   const ext = (name || '').toLowerCase().split('.').pop();
   if (game === 'gomoku' && ext === 'pos') return 'application/octet-stream';
+  if (game === 'gomoku' && ext === 'lib') return 'application/x-renlib';
   if (game !== 'xiangqi') return 'text/plain';
   if (ext === 'xqf') return 'application/x-xqf';
   if (ext === 'pgn') return 'application/x-chess-pgn';

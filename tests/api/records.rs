@@ -1,6 +1,6 @@
 //! Game records in and out: `POST /v1/{game}/records` with the public
 //! records of `crates/records/tests/data` (their sources and licences are
-//! in the README there), every export read back to the same moves, each bad
+//! in the README or SOURCES.md there), every export read back to the same moves, each bad
 //! input refused with its own problem, fumen through `POST
 //! /v1/tetris/import` and `GET /v1/tetris/{code}/fumen`, and the replay
 //! GIF's frames.
@@ -50,6 +50,7 @@ on_both_backends!(
     xiangqi_files_import_and_every_export_reads_back,
     bad_records_get_their_problems,
     gomoku_and_quoridor_records_round_trip,
+    gomoku_files_import_and_export_move_for_move,
     a_finished_match_replays_as_a_gif,
     a_long_record_keeps_every_move_and_its_headers,
 );
@@ -433,6 +434,131 @@ async fn gomoku_and_quoridor_records_round_trip(backend: Backend) {
     assert_eq!(kept, ["e2", "e8", "e3h", "d7v"]);
     let res = app.get(&format!("/v1/matches/{id}/record.txt")).await;
     assert_eq!(String::from_utf8_lossy(&res.body), "1. e2 e8\n2. e3h d7v\n");
+}
+
+/// Imports `body` as gomoku under `variant`, answering the view.
+async fn imported_gomoku(app: &TestApp, variant: &str, content_type: &str, body: Vec<u8>) -> Value {
+    let res = app
+        .request(
+            Method::POST,
+            &format!("/v1/gomoku/records?variant={variant}"),
+            &[("content-type", content_type)],
+            Some(body),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", String::from_utf8_lossy(&res.body));
+    res.json()
+}
+
+/// The gathered gomoku files (`crates/records/tests/data/gomoku`, sources
+/// in its SOURCES.md): a RenLib library, a `.pos` position of another
+/// program and an engine game's move list import, export as `.psq` and as
+/// a move list, and those import again to the same moves.
+async fn gomoku_files_import_and_export_move_for_move(backend: Backend) {
+    let Some(app) = spawn_match_app(backend).await else {
+        return;
+    };
+    let quintet = String::from_utf8(data("gomoku/quintet/vct_game_black_l05_1.txt")).unwrap();
+    let line = quintet
+        .lines()
+        .find_map(|l| l.strip_prefix("# Moves: "))
+        .unwrap()
+        .to_owned();
+    let quintet_moves: Vec<String> = line.split(',').map(str::to_ascii_lowercase).collect();
+    // (body, content type, format, the moves the match must hold)
+    let rps = "h8 h9 h10 i10 g9 f8 f10 e11 g11 i9 g12 g8 j11 i11 i8 g13 h12 i13 i12 f12";
+    let cases: Vec<(Vec<u8>, &str, &str, Vec<String>)> = vec![
+        (
+            data("gomoku/renlib-board/rps-fail.lib"),
+            "application/octet-stream",
+            "lib",
+            rps.split(' ').map(str::to_owned).collect(),
+        ),
+        (
+            data("gomoku/renlib-board/I7.lib"),
+            "application/x-renlib",
+            "lib",
+            ["h8", "i9", "i7", "g10", "g9"].map(str::to_owned).to_vec(),
+        ),
+        (
+            data("gomoku/xl/hard.pos"),
+            "application/octet-stream",
+            "pos",
+            data("gomoku/xl/hard.pos")[1..]
+                .iter()
+                .map(|&b| format!("{}{}", char::from(b'a' + b % 15), 15 - b / 15))
+                .collect(),
+        ),
+        (line.into_bytes(), "text/plain", "moves", quintet_moves),
+    ];
+    for (body, content_type, format, expected) in cases {
+        let view = imported_gomoku(&app, "renju", content_type, body).await;
+        assert_eq!(view["import"]["format"], format);
+        assert_eq!(view["import"]["plies"], expected.len());
+        let id = view["id"].as_str().unwrap().to_owned();
+        assert_eq!(moves(&app, &id).await, expected, "{format}");
+        for ext in ["psq", "txt"] {
+            let res = app.get(&format!("/v1/matches/{id}/record.{ext}")).await;
+            assert_eq!(res.status, 200);
+            let again = imported_gomoku(&app, "renju", "text/plain", res.body.clone()).await;
+            assert_eq!(
+                moves(&app, again["id"].as_str().unwrap()).await,
+                expected,
+                "{format} → {ext}"
+            );
+        }
+    }
+    // A library's other lines are counted in the note.
+    let view = imported_gomoku(
+        &app,
+        "renju",
+        "application/x-renlib",
+        data("gomoku/renlib-board/rps-fail.lib"),
+    )
+    .await;
+    assert_eq!(
+        view["import"]["note"],
+        "the library holds 8 lines (176 moves); the first line, 20 moves, was imported"
+    );
+    // A library cut inside a comment, one whose first line passes, one of
+    // a later version: each its problem.
+    let i7 = data("gomoku/renlib-board/I7.lib");
+    let p = post_record(&app, "gomoku", "application/x-renlib", i7[..30].to_vec())
+        .await
+        .problem(422, "invalid-record");
+    assert_eq!(
+        (&p["format"], &p["reason"], &p["offset"]),
+        (&json!("lib"), &json!("truncated"), &json!(30))
+    );
+    let pass = data("gomoku/renlib-board/lib_3_is_pass.lib");
+    let p = post_record(&app, "gomoku", "application/octet-stream", pass)
+        .await
+        .problem(422, "invalid-record");
+    assert_eq!(
+        (&p["reason"], &p["move_number"], &p["text"], &p["offset"]),
+        (
+            &json!("unreadable-move"),
+            &json!(3),
+            &json!("pass"),
+            &json!(26)
+        )
+    );
+    let mut newer = i7.clone();
+    newer[9] = 5;
+    let p = post_record(&app, "gomoku", "application/x-renlib", newer)
+        .await
+        .problem(422, "invalid-record");
+    assert_eq!(p["reason"], "unsupported-version");
+    // A .psq body sent as a library is not one.
+    let p = post_record(
+        &app,
+        "gomoku",
+        "application/x-renlib",
+        b"Piskvorky 15x15, 11:11, 0\n8,8,0\n".to_vec(),
+    )
+    .await
+    .problem(422, "invalid-record");
+    assert_eq!(p["reason"], "bad-header");
 }
 
 async fn a_finished_match_replays_as_a_gif(backend: Backend) {

@@ -118,8 +118,8 @@ export async function englishWords(page) {
     return parts.join('\n');
   });
   // Key caps keep their English names (Tab, Esc, Shift); file formats are
-  // named as their files are (PGN, XQF, GIF, RenLib .pos).
-  const allowed = new Set(['qipan', 'API', 'JSON', 'PNG', 'GIF', 'PGN', 'XQF', 'PSQ', 'psq', 'RenLib', 'pos', 'DhtmlXQ', 'fumen', 'WXF', 'ICCS', 'FEN', 'English', 'Tab', 'Esc', 'Shift']);
+  // named as their files are (PGN, XQF, GIF, RenLib .pos and .lib).
+  const allowed = new Set(['qipan', 'API', 'JSON', 'PNG', 'GIF', 'PGN', 'XQF', 'PSQ', 'psq', 'RenLib', 'pos', 'lib', 'DhtmlXQ', 'fumen', 'WXF', 'ICCS', 'FEN', 'English', 'Tab', 'Esc', 'Shift']);
   return (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !allowed.has(w));
 }
 

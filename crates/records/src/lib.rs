@@ -12,7 +12,8 @@
 //! response without reading sentences.
 //!
 //! The other games: [`tetris`] reads and writes fumen v115 strings (every
-//! page of one), [`gomoku`] piskvork `.psq` files and move lists,
+//! page of one), [`gomoku`] piskvork `.psq` files, RenLib `.pos` files and
+//! `.lib` libraries (the line a library holds first) and move lists,
 //! [`quoridor`] algebraic move lists (`e2 e8 e3h`).
 //!
 //! Nothing here knows about HTTP: a handler reads the body, calls one

@@ -147,6 +147,13 @@ impl From<RecordError> for ApiError {
                         m.move_number = Some(*number as u64);
                         m.text = Some(value.to_string());
                     }
+                    GomokuError::LibPass { number, .. } => {
+                        m.move_number = Some(*number as u64);
+                        m.text = Some("pass".to_owned());
+                    }
+                    GomokuError::LibPoint { value, .. } => {
+                        m.text = Some(format!("{value:#04x}"));
+                    }
                     GomokuError::BadHeader { .. } => m.line = Some(1),
                     _ => {}
                 }

@@ -113,11 +113,13 @@ pub async fn import(
         .await
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("record thread: {e}")))??;
     let plies = imported.actions.len();
-    let note = (imported.games > 1).then(|| {
-        format!(
-            "the file holds {} games; the first was imported",
-            imported.games
-        )
+    let note = imported.note.clone().or_else(|| {
+        (imported.games > 1).then(|| {
+            format!(
+                "the file holds {} games; the first was imported",
+                imported.games
+            )
+        })
     });
     let headers = imported.headers.as_ref().map(|h| {
         let opening = h.opening.clone();

@@ -1,5 +1,5 @@
 //! Gomoku and Renju records: piskvork's `.psq` files, RenLib's `.pos`
-//! files and plain move lists.
+//! files and `.lib` libraries, and plain move lists.
 //!
 //! A `.psq` file (what the piskvork tournament manager saves) starts with
 //! a line `Piskvorky 15x15, 11:11, 0` (the board's width and height, then
@@ -18,8 +18,10 @@
 //! corner (so `0x70`, 112, is the centre, h8). The format has no header,
 //! no pass and no other board (as quinstella.net/dev/pos_format/
 //! describes it). RenLib writes a byte past the board (240) for a pass,
-//! which qipan's gomoku has not: that move is refused. RenLib's `.lib`
-//! (a tree of variations with comments) is not read.
+//! which qipan's gomoku has not: that move is refused.
+//!
+//! A RenLib `.lib` file (a tree of lines with comments) is read for the
+//! line it holds first; [`renlib`] describes the layout.
 //!
 //! A move list is the points in qipan's notation (`h8 i9 g7`, column `a`–`s`
 //! from the left, row 1 from the bottom), separated by spaces, commas or
@@ -31,6 +33,10 @@
 use qipan_rules::gomoku::Point;
 
 use crate::MAX_INPUT_BYTES;
+
+pub mod renlib;
+
+pub use renlib::{is_lib, read_lib, write_lib, Library};
 
 /// The widest board a record may name (the rules' largest).
 pub const MAX_SIZE: u8 = 19;
@@ -106,6 +112,48 @@ pub enum GomokuError {
         /// The bytes there are.
         found: usize,
     },
+    /// Not a RenLib library: its header is not RenLib's.
+    #[error("not a RenLib library: {problem}")]
+    LibHeader {
+        /// What is wrong.
+        problem: &'static str,
+    },
+    /// A RenLib library of a version RenLib itself does not read.
+    #[error("the library is of RenLib version {major}.{minor:02}; versions up to 3.04 are read")]
+    LibVersion {
+        /// The header's major version.
+        major: u8,
+        /// Its minor version.
+        minor: u8,
+    },
+    /// A RenLib library that ends inside a record or a text.
+    #[error("the library ends at byte {offset} inside {what}")]
+    LibTruncated {
+        /// Where the cut part starts.
+        offset: usize,
+        /// What is cut.
+        what: &'static str,
+    },
+    /// A RenLib record whose point byte is no point of the 15×15 board.
+    #[error("record {record} (byte {offset}) names point byte {value:#04x}, no point of the 15×15 board (column = byte % 16 must be 1–15, row = byte / 16 + 1 must be 1–15)")]
+    LibPoint {
+        /// The record's number, from 1 (the root counts).
+        record: usize,
+        /// Its offset.
+        offset: usize,
+        /// The byte.
+        value: u8,
+    },
+    /// The library's first line goes on only through a pass.
+    #[error(
+        "move {number} of the library's first line (byte {offset}) is a pass, which gomoku has not"
+    )]
+    LibPass {
+        /// The move's number in the line, from 1.
+        number: usize,
+        /// The pass record's offset.
+        offset: usize,
+    },
     /// A `.pos` byte that is no point of the 15×15 board.
     #[error("move {number} (byte {offset}) is {value}, no point of the 15×15 board (0–224){}", if *.value == POS_PASS { "; RenLib writes 240 for a pass, which gomoku has not" } else { "" })]
     PosPoint {
@@ -122,9 +170,11 @@ impl GomokuError {
     /// The byte of a binary file the fault is at.
     pub fn offset(&self) -> Option<usize> {
         match self {
-            GomokuError::Encoding { offset } | GomokuError::PosPoint { offset, .. } => {
-                Some(*offset)
-            }
+            GomokuError::Encoding { offset }
+            | GomokuError::PosPoint { offset, .. }
+            | GomokuError::LibTruncated { offset, .. }
+            | GomokuError::LibPoint { offset, .. }
+            | GomokuError::LibPass { offset, .. } => Some(*offset),
             GomokuError::PosLength {
                 expected, found, ..
             } => Some((*expected).min(*found)),
@@ -132,6 +182,8 @@ impl GomokuError {
             | GomokuError::BadHeader { .. }
             | GomokuError::BadBoard { .. }
             | GomokuError::BadMove { .. }
+            | GomokuError::LibHeader { .. }
+            | GomokuError::LibVersion { .. }
             | GomokuError::Empty => None,
         }
     }
@@ -157,6 +209,10 @@ impl qipan_rules::Reason for GomokuError {
             } if found < expected => "truncated",
             GomokuError::PosLength { .. } => "trailing-bytes",
             GomokuError::PosPoint { .. } => "unreadable-move",
+            GomokuError::LibHeader { .. } => "bad-header",
+            GomokuError::LibVersion { .. } => "unsupported-version",
+            GomokuError::LibTruncated { .. } => "truncated",
+            GomokuError::LibPoint { .. } | GomokuError::LibPass { .. } => "unreadable-move",
         }
     }
 }
@@ -401,13 +457,16 @@ pub fn write_psq(size: u8, moves: &[Point], players: [Option<&str>; 2]) -> Strin
     out.push_str("-1\n");
     if players.iter().any(Option::is_some) {
         for name in players {
-            // A name is one line; a missing one is written as `?`.
+            // A name is one line; a missing one is written as `?`, and so
+            // is one the reader would not take for a name (empty, a
+            // number, `1,Freestyle`): the two lines stay black's, white's.
             let name: String = name
                 .unwrap_or("?")
                 .chars()
                 .map(|c| if c.is_control() { ' ' } else { c })
                 .collect();
-            out.push_str(name.trim());
+            let name = name.trim();
+            out.push_str(if is_player_name(name) { name } else { "?" });
             out.push('\n');
         }
     }
@@ -480,6 +539,13 @@ mod tests {
         assert_eq!(
             write_psq(15, &list.moves, [None, None]),
             "Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\n"
+        );
+        // A name the reader would take for a number or a rule line is
+        // written as a missing one, so white's stays white's.
+        let written = write_psq(15, &list.moves, [Some("0"), Some("White")]);
+        assert_eq!(
+            read_psq(written.as_bytes()).unwrap().players,
+            [Some("?".to_owned()), Some("White".to_owned())]
         );
         // Both written, black's first, and read back.
         let written = write_psq(15, &list.moves, [Some("林"), Some("White")]);
