@@ -41,3 +41,15 @@ pub mod xiangqi;
 /// The most bytes a reader accepts: a record file is kilobytes, and a
 /// service passes the body straight in.
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
+
+/// The moves of a plain move list, each with its line number (from 1):
+/// words split by spaces, tabs, commas and semicolons, move numbers (`1.`,
+/// `12.`, `3...`) left out.
+pub(crate) fn move_words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().flat_map(|(i, line)| {
+        line.split([' ', '\t', ',', ';'])
+            .filter(|w| !w.is_empty())
+            .filter(|w| !w.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()))
+            .map(move |w| (i + 1, w))
+    })
+}

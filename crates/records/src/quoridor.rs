@@ -73,25 +73,16 @@ pub fn read_moves(bytes: &[u8]) -> Result<Vec<Action>, QuoridorError> {
         offset: e.valid_up_to(),
     })?;
     let mut moves = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        for word in line.split([' ', '\t', ',', ';']).filter(|w| !w.is_empty()) {
-            if word
-                .trim_end_matches('.')
-                .chars()
-                .all(|c| c.is_ascii_digit())
-            {
-                continue;
-            }
-            let action: Action =
-                word.to_ascii_lowercase()
-                    .parse()
-                    .map_err(|_| QuoridorError::BadMove {
-                        number: moves.len() + 1,
-                        text: word.to_owned(),
-                        line: i + 1,
-                    })?;
-            moves.push(action);
-        }
+    for (line, word) in crate::move_words(text) {
+        let action: Action =
+            word.to_ascii_lowercase()
+                .parse()
+                .map_err(|_| QuoridorError::BadMove {
+                    number: moves.len() + 1,
+                    text: word.to_owned(),
+                    line,
+                })?;
+        moves.push(action);
     }
     if moves.is_empty() {
         return Err(QuoridorError::Empty);

@@ -348,27 +348,17 @@ fn is_player_name(line: &str) -> bool {
 pub fn read_moves(bytes: &[u8]) -> Result<MoveList, GomokuError> {
     let text = text_of(bytes)?;
     let mut moves = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        for word in line.split([' ', '\t', ',', ';']).filter(|w| !w.is_empty()) {
-            // `1.`, `12.`, `3...`: a move number.
-            if word
-                .trim_end_matches('.')
-                .chars()
-                .all(|c| c.is_ascii_digit())
-            {
-                continue;
-            }
-            let point: Point =
-                word.to_ascii_lowercase()
-                    .parse()
-                    .map_err(|_| GomokuError::BadMove {
-                        number: moves.len() + 1,
-                        text: word.to_owned(),
-                        line: i + 1,
-                        problem: "not a point: a column a–s and a row 1–19, like h8",
-                    })?;
-            moves.push(point);
-        }
+    for (line, word) in crate::move_words(text) {
+        let point: Point = word
+            .to_ascii_lowercase()
+            .parse()
+            .map_err(|_| GomokuError::BadMove {
+                number: moves.len() + 1,
+                text: word.to_owned(),
+                line,
+                problem: "not a point: a column a–s and a row 1–19, like h8",
+            })?;
+        moves.push(point);
     }
     if moves.is_empty() {
         return Err(GomokuError::Empty);
@@ -418,6 +408,11 @@ pub fn read_pos(bytes: &[u8]) -> Result<MoveList, GomokuError> {
             })?;
         moves.push(point);
     }
+    pos_list(moves)
+}
+
+/// The moves a RenLib file holds, as a list on its 15×15 board.
+fn pos_list(moves: Vec<Point>) -> Result<MoveList, GomokuError> {
     if moves.is_empty() {
         return Err(GomokuError::Empty);
     }

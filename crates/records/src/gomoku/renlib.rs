@@ -330,14 +330,7 @@ fn first_line(nodes: &[Node]) -> Result<MoveList, GomokuError> {
         moves.push(point);
         at = next;
     }
-    if moves.is_empty() {
-        return Err(GomokuError::Empty);
-    }
-    Ok(MoveList {
-        size: Some(POS_SIZE),
-        moves,
-        players: [None, None],
-    })
+    super::pos_list(moves)
 }
 
 /// A RenLib library (version 3.04) holding one line, `moves`; `None` for a
