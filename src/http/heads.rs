@@ -204,53 +204,45 @@ fn is_uri(target: &str) -> bool {
     plain || Uri::try_from(target).is_ok()
 }
 
-/// Where a connection's reading stands.
+/// What the checking knows of the bytes after those checked.
 #[derive(Debug, Default)]
-struct Reading {
-    /// Read from the socket, not yet handed on.
-    buf: BytesMut,
-    /// How many bytes at the start of `buf` may be handed on.
-    checked: usize,
-    /// How many bytes after `checked` had been read when the head there
-    /// was last looked at: it is read again only once a line has ended
-    /// since, so a head sent a byte at a time costs one parse a line.
+struct Scan {
+    /// How many bytes after the checked ones had been read when the head
+    /// there was last looked at: it is read again only once a line has
+    /// ended since, so a head sent a byte at a time costs one parse a line.
     looked: usize,
     framing: Option<Framing>,
-    /// The client closed its side.
-    eof: bool,
     /// The head refused; nothing after it is handed on.
     refused: Option<Refusal>,
 }
 
-impl Reading {
+impl Scan {
     fn framing(&self) -> Framing {
         self.framing.unwrap_or(Framing::Head)
     }
 
-    /// Checks what has arrived since the last call, as far as it can.
-    fn check(&mut self) {
+    /// Checks `bytes` after the first `checked`, as far as it can: how many
+    /// bytes may be handed on now.
+    fn check(&mut self, bytes: &[u8], mut checked: usize) -> usize {
         loop {
-            let pending = self.buf.len() - self.checked;
+            let pending = bytes.len() - checked;
             match self.framing() {
-                Framing::Opaque => {
-                    self.checked = self.buf.len();
-                    return;
-                }
+                Framing::Opaque => return bytes.len(),
                 Framing::Body(n) => {
                     let k = n.min(pending as u64);
-                    self.checked += k as usize;
+                    checked += k as usize;
                     if k == n {
                         self.framing = Some(Framing::Head);
                     } else {
                         self.framing = Some(Framing::Body(n - k));
-                        return;
+                        return checked;
                     }
                 }
                 Framing::Head => {
                     if pending == 0 {
-                        return;
+                        return checked;
                     }
-                    let rest = &self.buf[self.checked..];
+                    let rest = &bytes[checked..];
                     // A head seen before, not whole then, is read again
                     // once a line has ended since (a head usually comes
                     // whole, and is read at once).
@@ -258,24 +250,24 @@ impl Reading {
                         let new_line = rest[self.looked.min(rest.len())..].contains(&b'\n');
                         if !new_line {
                             self.looked = rest.len();
-                            return;
+                            return checked;
                         }
                     }
                     self.looked = rest.len();
                     match read_head(rest) {
                         Ok(Some(head)) if head.len < HEAD_LIMIT => {
-                            self.checked += head.len;
+                            checked += head.len;
                             self.looked = 0;
                             self.framing = Some(head.next);
                         }
-                        Ok(None) if rest.len() < HEAD_LIMIT => return,
+                        Ok(None) if rest.len() < HEAD_LIMIT => return checked,
                         Ok(_) => {
                             self.refused = Some(Refusal::TooLarge);
-                            return;
+                            return checked;
                         }
                         Err(refusal) => {
                             self.refused = Some(refusal);
-                            return;
+                            return checked;
                         }
                     }
                 }
@@ -283,6 +275,28 @@ impl Reading {
         }
     }
 }
+
+/// Where a connection's reading stands.
+#[derive(Debug, Default)]
+struct Reading {
+    /// Read from the socket, not yet handed on.
+    buf: BytesMut,
+    /// How many bytes at the start of `buf` may be handed on.
+    checked: usize,
+    scan: Scan,
+    /// The client closed its side.
+    eof: bool,
+}
+
+impl Reading {
+    /// Checks what has arrived in `buf` since the last call.
+    fn check(&mut self) {
+        self.checked = self.scan.check(&self.buf, self.checked);
+    }
+}
+
+/// The least room in actix's buffer for a read to go straight into it.
+const DIRECT_ROOM: usize = 1024;
 
 /// A connection whose request heads are checked before actix reads them.
 pub struct Guarded {
@@ -313,7 +327,7 @@ impl Guarded {
         if self.answer.is_some() {
             return;
         }
-        if let Some(refusal) = &self.reading.refused {
+        if let Some(refusal) = &self.reading.scan.refused {
             metrics::metrics().refused(refusal.reason());
             self.answer = Some((refusal.answer(), 0));
         }
@@ -336,14 +350,37 @@ impl AsyncRead for Guarded {
                 reading.checked -= n;
                 return Poll::Ready(Ok(()));
             }
-            if reading.refused.is_some() || reading.eof {
+            if reading.scan.refused.is_some() || reading.eof {
                 // The end of the connection, as far as actix knows: a head
                 // left unfinished by the client's close is dropped, as
                 // actix would.
                 return Poll::Ready(Ok(()));
             }
-            if reading.framing() == Framing::Opaque && reading.buf.is_empty() {
+            if reading.scan.framing() == Framing::Opaque && reading.buf.is_empty() {
                 return Pin::new(&mut this.io).poll_read(cx, out);
+            }
+            if reading.buf.is_empty() && out.remaining() >= DIRECT_ROOM {
+                // Nothing held back (the usual case): read straight into
+                // actix's buffer and check the bytes there. Only what may
+                // not be handed on yet (a head not whole, or refused) is
+                // taken back out of it, and held.
+                let start = out.filled().len();
+                ready!(Pin::new(&mut this.io).poll_read(cx, out))?;
+                let fresh = &out.filled()[start..];
+                if fresh.is_empty() {
+                    reading.eof = true;
+                    continue;
+                }
+                let ok = reading.scan.check(fresh, 0);
+                if ok < fresh.len() {
+                    reading.buf.extend_from_slice(&fresh[ok..]);
+                    out.set_filled(start + ok);
+                }
+                this.note_refusal();
+                if ok > 0 {
+                    return Poll::Ready(Ok(()));
+                }
+                continue;
             }
             // Read straight into the buffer's spare room: nothing is zeroed
             // or copied on the way, whether the read finds bytes or not.
@@ -432,7 +469,7 @@ mod tests {
     fn a_whole_head_is_handed_on_and_a_partial_one_waits() {
         let r = checked(&[b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /x HT"]);
         assert_eq!(r.checked, 27);
-        assert_eq!(r.refused, None);
+        assert_eq!(r.scan.refused, None);
     }
 
     #[test]
@@ -441,7 +478,7 @@ mod tests {
             b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nab",
             b"\x00\xffGET / HTTP/1.1\r\nHost: a\r\n\r\n",
         ]);
-        assert_eq!(r.refused, None);
+        assert_eq!(r.scan.refused, None);
         assert_eq!(r.checked, r.buf.len());
     }
 
@@ -460,7 +497,7 @@ mod tests {
         ] {
             let r = checked(&[head]);
             assert!(
-                matches!(r.refused, Some(Refusal::Malformed(_))),
+                matches!(r.scan.refused, Some(Refusal::Malformed(_))),
                 "{:?}",
                 String::from_utf8_lossy(head)
             );
@@ -473,17 +510,17 @@ mod tests {
         let mut big = b"GET / HTTP/1.1\r\nHost: a\r\nX: ".to_vec();
         big.resize(HEAD_LIMIT, b'a');
         let r = checked(&[&big]);
-        assert_eq!(r.refused, Some(Refusal::TooLarge));
+        assert_eq!(r.scan.refused, Some(Refusal::TooLarge));
         let many: Vec<u8> = (0..=MAX_HEADERS)
             .flat_map(|i| format!("X-{i}: a\r\n").into_bytes())
             .collect();
         let r = checked(&[b"GET / HTTP/1.1\r\n", &many, b"\r\n"]);
-        assert_eq!(r.refused, Some(Refusal::TooLarge));
+        assert_eq!(r.scan.refused, Some(Refusal::TooLarge));
         let mut near = b"GET / HTTP/1.1\r\nHost: a\r\nX: ".to_vec();
         near.resize(HEAD_LIMIT - 5, b'a');
         near.extend_from_slice(b"\r\n\r\n");
         let r = checked(&[&near]);
-        assert_eq!(r.refused, None);
+        assert_eq!(r.scan.refused, None);
         assert_eq!(r.checked, near.len());
     }
 
@@ -493,7 +530,7 @@ mod tests {
             b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: upgrade\r\n\r\n",
             b"\x81\xff\x00\x00",
         ]);
-        assert_eq!(r.refused, None);
+        assert_eq!(r.scan.refused, None);
         assert_eq!(r.checked, r.buf.len());
     }
 
