@@ -1,9 +1,9 @@
 //! Typed settings, read from the command line and the environment.
 
 use std::net::SocketAddr;
+use std::str::FromStr;
 use std::time::Duration;
 
-use crate::matches::retention::{Keep, Retention};
 use crate::storage::DatabaseSettings;
 
 /// How the service runs.
@@ -281,4 +281,37 @@ pub struct LiveSettings {
     pub seek_ttl: Duration,
     /// How long the side to move must have been away before a claim.
     pub abandon_after: Duration,
+}
+
+/// How long a kind of match is kept: a duration, or `off` for ever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keep(pub Option<Duration>);
+
+impl FromStr for Keep {
+    type Err = humantime::DurationError;
+
+    fn from_str(s: &str) -> Result<Keep, Self::Err> {
+        if s.trim().eq_ignore_ascii_case("off") {
+            return Ok(Keep(None));
+        }
+        humantime::parse_duration(s).map(|d| Keep(Some(d)))
+    }
+}
+
+/// The retention rules and how often they are applied.
+#[derive(Debug, Clone, Copy)]
+pub struct Retention {
+    /// Matches with no change for this long go.
+    pub idle: Keep,
+    /// Finished matches go this long after their last change.
+    pub finished: Keep,
+    /// How often each instance sweeps.
+    pub every: Duration,
+}
+
+impl Retention {
+    /// Whether any rule is on.
+    pub fn is_on(&self) -> bool {
+        self.idle.0.is_some() || self.finished.0.is_some()
+    }
 }

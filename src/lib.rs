@@ -13,7 +13,6 @@
 #![deny(unsafe_code)]
 
 pub mod analysis;
-pub mod cache;
 pub mod cli;
 pub mod configuration;
 pub mod games;

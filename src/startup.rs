@@ -14,8 +14,8 @@ use actix_web::{web, App};
 use anyhow::Context;
 
 use crate::analysis::pool::SearchPool;
-use crate::cache::ViewCache;
 use crate::configuration::Settings;
+use crate::http::cache::ViewCache;
 use crate::http::connections::ConnectionCap;
 use crate::http::drain::Draining;
 use crate::http::errors;

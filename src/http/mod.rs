@@ -9,6 +9,7 @@
 //! ([`frames`]). Handlers themselves are in [`crate::routes`].
 
 pub mod answer;
+pub mod cache;
 pub mod conditional;
 pub mod connections;
 pub mod deadline;

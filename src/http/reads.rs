@@ -20,7 +20,7 @@ use actix_web::http::Method;
 use actix_web::{web, HttpResponse};
 use qipan_rules::GameKind;
 
-use crate::cache::ViewCache;
+use crate::http::cache::ViewCache;
 use crate::routes::{pages, state};
 
 /// The headers the API exposes to scripts of other origins

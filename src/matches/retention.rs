@@ -11,12 +11,12 @@
 //! a deleted match lives on, without its parent link, and keeps reading
 //! the deleted match's moves (which stay until no fork reads them).
 
-use std::str::FromStr;
 use std::time::Duration;
 
 use std::time::Instant;
 
 use super::Timestamp;
+pub use crate::configuration::{Keep, Retention};
 pub use crate::storage::retention::ROWS;
 use crate::storage::retention::{self as store, Step};
 use crate::storage::{Database, StorageError};
@@ -83,38 +83,7 @@ fn groups(found: &[(String, i64)]) -> Vec<(Vec<String>, i64)> {
     out
 }
 
-/// How long a kind of match is kept: a duration, or `off` for ever.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Keep(pub Option<Duration>);
-
-impl FromStr for Keep {
-    type Err = humantime::DurationError;
-
-    fn from_str(s: &str) -> Result<Keep, Self::Err> {
-        if s.trim().eq_ignore_ascii_case("off") {
-            return Ok(Keep(None));
-        }
-        humantime::parse_duration(s).map(|d| Keep(Some(d)))
-    }
-}
-
-/// The retention rules and how often they are applied.
-#[derive(Debug, Clone, Copy)]
-pub struct Retention {
-    /// Matches with no change for this long go.
-    pub idle: Keep,
-    /// Finished matches go this long after their last change.
-    pub finished: Keep,
-    /// How often each instance sweeps.
-    pub every: Duration,
-}
-
 impl Retention {
-    /// Whether any rule is on.
-    pub fn is_on(&self) -> bool {
-        self.idle.0.is_some() || self.finished.0.is_some()
-    }
-
     /// Deletes, batch by batch, every match the rules no longer keep at
     /// `now`. Returns how many went.
     ///

@@ -14,9 +14,9 @@ use serde::Deserialize;
 
 use super::matches::{Id, Service};
 use super::state::{Base, Code, Game};
-use crate::cache::ViewCache;
 use crate::games;
 use crate::http::answer::{immutable, Rendered};
+use crate::http::cache::ViewCache;
 use crate::http::conditional;
 use crate::matches::{MatchId, Secret, Snapshot};
 use crate::pages::i18n::{self, Lang};

@@ -20,9 +20,9 @@ use qipan_rules::{AnyAction, AnyPlayer, AnyPosition, GameKind};
 
 use super::matches::{Id, Service};
 use super::state::{Code, Game};
-use crate::cache::ViewCache;
 use crate::games;
 use crate::http::answer::{immutable, Rendered};
+use crate::http::cache::ViewCache;
 use crate::http::conditional;
 use crate::http::limits::charge_picture;
 use crate::matches::clock::slot;

@@ -15,10 +15,10 @@ use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use qipan_rules::GameKind;
 use serde_json::value::RawValue;
 
-use crate::cache::ViewCache;
 use crate::configuration::Settings;
 use crate::games::{self, Batch};
 use crate::http::answer::{base_url, immutable, immutable_json, Rendered};
+use crate::http::cache::ViewCache;
 use crate::problem::ApiError;
 use crate::wire::state::{ExportQuery, StatePlayRequest};
 use crate::wire::StartQuery;

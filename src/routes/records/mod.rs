@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use super::matches::{created, Id, Service};
 use super::state::{Code, Game};
-use crate::cache::ViewCache;
 use crate::games;
 use crate::http::answer::Rendered;
+use crate::http::cache::ViewCache;
 use crate::http::conditional;
 use crate::http::limits::{Admitted, Creates};
 use crate::matches::{KeptRecord, MatchError, Mode, Outcome};

@@ -7,7 +7,7 @@
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
-use crate::http::answer::Rendered;
+use super::answer::Rendered;
 
 #[derive(Clone)]
 struct BodySize;
