@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use actix_web::http::header::{self, EntityTag, HeaderValue};
+use actix_web::http::header::{self, Accept, EntityTag, Header, HeaderValue};
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 
@@ -200,4 +200,34 @@ pub fn base_url(req: &HttpRequest, configured: Option<&str>) -> String {
             base
         }
     }
+}
+
+/// Whether the client ranks HTML first in `Accept`: a browser opening a
+/// link, not a program.
+pub fn prefers_html(req: &HttpRequest) -> bool {
+    // Programs send no `Accept`, `*/*` or `application/json`: no `html`
+    // anywhere, and then nothing to parse (parsing and ranking media
+    // ranges costs more than a cached answer's lookup).
+    let mentions_html = req.headers().get_all(header::ACCEPT).any(|v| {
+        v.as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"html"))
+    });
+    mentions_html
+        && Accept::parse(req).is_ok_and(|accept| {
+            accept
+                .ranked()
+                .first()
+                .is_some_and(|m| m.type_() == "text" && m.subtype() == "html")
+        })
+}
+
+/// `303 See Other` to a page, varying by `Accept` like the JSON it stands
+/// in for.
+pub fn see_page(location: String) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, location))
+        .insert_header((header::VARY, "Accept"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .finish()
 }

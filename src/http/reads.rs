@@ -4,7 +4,7 @@
 //! most, and its answer needs nothing of the router, the extractors or the
 //! middleware between [`super::front`] and the handler: [`Reads::answer`]
 //! takes the game and code from the path and answers as
-//! [`crate::routes::state::read`] would — the view from the cache, or rendered and
+//! `GET /v1/{game}/{code}`'s handler would — the view from the cache, or rendered and
 //! kept there — with the CORS headers `actix-cors` would add
 //! ([`crate::startup`]'s policy: any origin, no credentials). Anything else
 //! goes on to the router: a code that is not one (whose problem the
@@ -17,11 +17,13 @@ use std::sync::Arc;
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::Method;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use qipan_rules::GameKind;
 
+use super::answer::{base_url, immutable, prefers_html, Rendered};
+use crate::games;
 use crate::http::cache::ViewCache;
-use crate::routes::{pages, state};
+use crate::problem::ApiError;
 
 /// The headers the API exposes to scripts of other origins
 /// (`Access-Control-Expose-Headers`).
@@ -112,12 +114,11 @@ impl Reads {
         }
         let (kind, code) = read_path(req.path())?;
         let http = req.request();
-        if pages::prefers_html(http) {
+        if prefers_html(http) {
             return None;
         }
-        let view =
-            state::read_view(http, self.public_url.as_deref(), &self.cache, kind, code).ok()?;
-        let mut response = state::read_answer(http, view);
+        let view = read_view(http, self.public_url.as_deref(), &self.cache, kind, code).ok()?;
+        let mut response = read_answer(http, view);
         let headers = response.headers_mut();
         headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
         if req.headers().contains_key(header::ORIGIN) {
@@ -139,6 +140,64 @@ fn exposed() -> HeaderValue {
                 .expect("header names joined by commas make a header value")
         })
         .clone()
+}
+
+/// The view a read of `code` answers with: from `cache`, or rendered (and
+/// kept there) when the code is one.
+///
+/// # Errors
+///
+/// [`GameError::InvalidCode`] and the like, when `code` is not a code of
+/// the game.
+pub fn read_view(
+    req: &HttpRequest,
+    public_url: Option<&str>,
+    cache: &ViewCache,
+    kind: GameKind,
+    code: &str,
+) -> Result<Rendered, ApiError> {
+    let (key, base_len) = read_key(req, public_url, kind, code);
+    cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
+        let pos = games::decode(kind, code, "code")?;
+        // The view is a function of its share URL: tagged by it.
+        Ok(Rendered::of_inputs(
+            games::view(&pos, &key[..base_len]),
+            &view_inputs(&key),
+        ))
+    })
+}
+
+/// The cache key of a read of `code`: its share URL (on `public_url` when
+/// one is configured), with the length of the base before the path. The
+/// view is a pure function of it.
+pub fn read_key(
+    req: &HttpRequest,
+    public_url: Option<&str>,
+    kind: GameKind,
+    code: &str,
+) -> (String, usize) {
+    let mut key = base_url(req, public_url);
+    let base_len = key.len();
+    games::push_share_path(&mut key, kind, code);
+    (key, base_len)
+}
+
+/// A read's answer from its view: immutable, and varying by `Accept`,
+/// since browsers are sent to the page instead.
+pub fn read_answer(req: &HttpRequest, view: Rendered) -> HttpResponse {
+    let mut response = immutable(req, view);
+    response.headers_mut().append(
+        actix_web::http::header::VARY,
+        actix_web::http::header::HeaderValue::from_static("Accept"),
+    );
+    response
+}
+
+/// What the view of a position, read by its share URL `url`, is a function
+/// of (besides the build): the URL. A start and a read of the same code
+/// are tagged alike.
+pub fn view_inputs(url: &str) -> [&[u8]; 2] {
+    [b"view", url.as_bytes()]
 }
 
 #[cfg(test)]

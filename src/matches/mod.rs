@@ -44,6 +44,7 @@ pub mod record;
 mod record_io;
 pub mod retention;
 mod sweeper;
+mod views;
 
 pub use crate::storage::Runner;
 pub use clock::{Clock, Millis, TimeControl};

@@ -186,8 +186,8 @@ pub async fn get(
     req: HttpRequest,
     base: Base,
 ) -> Result<HttpResponse, ApiError> {
-    if super::pages::prefers_html(&req) {
-        return Ok(super::pages::see_page(format!("/m/{id}")));
+    if crate::http::answer::prefers_html(&req) {
+        return Ok(crate::http::answer::see_page(format!("/m/{id}")));
     }
     let outcome = s
         .runner()

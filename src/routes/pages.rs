@@ -7,7 +7,7 @@
 //! so a shared `url` opens as a board; programs (`Accept: */*` or
 //! `application/json`) get the JSON as before.
 
-use actix_web::http::header::{self, Accept, EntityTag, Header, HeaderValue};
+use actix_web::http::header::{self, EntityTag, HeaderValue};
 use actix_web::{web, HttpRequest, HttpResponse};
 use qipan_rules::{AnyAction, AnyPosition, GameKind};
 use serde::Deserialize;
@@ -28,36 +28,6 @@ use crate::wire::state::StatusView;
 
 /// The media type of every page.
 const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
-
-/// Whether the client ranks HTML first in `Accept`: a browser opening a
-/// link, not a program.
-pub fn prefers_html(req: &HttpRequest) -> bool {
-    // Programs send no `Accept`, `*/*` or `application/json`: no `html`
-    // anywhere, and then nothing to parse (parsing and ranking media
-    // ranges costs more than a cached answer's lookup).
-    let mentions_html = req.headers().get_all(header::ACCEPT).any(|v| {
-        v.as_bytes()
-            .windows(4)
-            .any(|w| w.eq_ignore_ascii_case(b"html"))
-    });
-    mentions_html
-        && Accept::parse(req).is_ok_and(|accept| {
-            accept
-                .ranked()
-                .first()
-                .is_some_and(|m| m.type_() == "text" && m.subtype() == "html")
-        })
-}
-
-/// `303 See Other` to a page, varying by `Accept` like the JSON it stands
-/// in for.
-pub fn see_page(location: String) -> HttpResponse {
-    HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, location))
-        .insert_header((header::VARY, "Accept"))
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .finish()
-}
 
 /// Query of a state's page: the move that led to it, to mark on the board.
 #[derive(Debug, Default, Deserialize)]

@@ -17,8 +17,9 @@ use serde_json::value::RawValue;
 
 use crate::configuration::Settings;
 use crate::games::{self, Batch};
-use crate::http::answer::{base_url, immutable, immutable_json, Rendered};
+use crate::http::answer::{base_url, immutable, immutable_json, prefers_html, see_page, Rendered};
 use crate::http::cache::ViewCache;
+use crate::http::reads::{read_answer, read_view, view_inputs};
 use crate::problem::ApiError;
 use crate::wire::state::{ExportQuery, StatePlayRequest};
 use crate::wire::StartQuery;
@@ -117,69 +118,11 @@ pub async fn read(
     Code(code): Code,
     cache: web::Data<ViewCache>,
 ) -> Result<HttpResponse, ApiError> {
-    if super::pages::prefers_html(&req) {
-        return Ok(super::pages::see_page(games::page_url("", kind, &code)));
+    if prefers_html(&req) {
+        return Ok(see_page(games::page_url("", kind, &code)));
     }
     let view = read_view(&req, configured_base(&req), &cache, kind, &code)?;
     Ok(read_answer(&req, view))
-}
-
-/// The view a read of `code` answers with: from `cache`, or rendered (and
-/// kept there) when the code is one.
-///
-/// # Errors
-///
-/// [`GameError::InvalidCode`] and the like, when `code` is not a code of
-/// the game.
-pub(crate) fn read_view(
-    req: &HttpRequest,
-    public_url: Option<&str>,
-    cache: &ViewCache,
-    kind: GameKind,
-    code: &str,
-) -> Result<Rendered, ApiError> {
-    let (key, base_len) = read_key(req, public_url, kind, code);
-    cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
-        let pos = games::decode(kind, code, "code")?;
-        // The view is a function of its share URL: tagged by it.
-        Ok(Rendered::of_inputs(
-            games::view(&pos, &key[..base_len]),
-            &view_inputs(&key),
-        ))
-    })
-}
-
-/// The cache key of a read of `code`: its share URL (on `public_url` when
-/// one is configured), with the length of the base before the path. The
-/// view is a pure function of it.
-pub(super) fn read_key(
-    req: &HttpRequest,
-    public_url: Option<&str>,
-    kind: GameKind,
-    code: &str,
-) -> (String, usize) {
-    let mut key = base_url(req, public_url);
-    let base_len = key.len();
-    games::push_share_path(&mut key, kind, code);
-    (key, base_len)
-}
-
-/// A read's answer from its view: immutable, and varying by `Accept`,
-/// since browsers are sent to the page instead.
-pub(crate) fn read_answer(req: &HttpRequest, view: Rendered) -> HttpResponse {
-    let mut response = immutable(req, view);
-    response.headers_mut().append(
-        actix_web::http::header::VARY,
-        actix_web::http::header::HeaderValue::from_static("Accept"),
-    );
-    response
-}
-
-/// What the view of a position, read by its share URL `url`, is a function
-/// of (besides the build): the URL. A start and a read of the same code
-/// are tagged alike.
-fn view_inputs(url: &str) -> [&[u8]; 2] {
-    [b"view", url.as_bytes()]
 }
 
 /// `POST /v1/{game}/{code}/play`

@@ -4,14 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use qipan_rules::{AnyPlayer, GameKind};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::state::State;
 use super::StatusView;
-use crate::matches::clock::{slot, Reading};
-use crate::matches::{MatchEnd, MatchStatus, Mode, TimeControl, UndoOffer};
 
 /// Whether a match is played between seats or alone, as sent and shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,39 +19,6 @@ pub enum ModeName {
     Solo,
 }
 
-impl From<ModeName> for Mode {
-    fn from(m: ModeName) -> Mode {
-        match m {
-            ModeName::Duel => Mode::Duel,
-            ModeName::Solo => Mode::Solo,
-        }
-    }
-}
-
-impl From<Mode> for ModeName {
-    fn from(m: Mode) -> ModeName {
-        match m {
-            Mode::Duel => ModeName::Duel,
-            Mode::Solo => ModeName::Solo,
-        }
-    }
-}
-
-impl From<MatchStatus> for StatusView {
-    fn from(s: MatchStatus) -> StatusView {
-        StatusView {
-            state: match s {
-                MatchStatus::Ongoing => State::Ongoing,
-                MatchStatus::Won { .. } => State::Won,
-                MatchStatus::Drawn { .. } => State::Drawn,
-                MatchStatus::Over { .. } => State::Over,
-            },
-            winner: s.winner().map(|w| w.as_str()),
-            reason: s.reason().map(MatchEnd::as_str),
-        }
-    }
-}
-
 /// A pending takeback offer, as match views and `undo-pending` problems
 /// show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -64,15 +27,6 @@ pub struct UndoOfferView {
     pub seat: &'static str,
     /// The ply the match goes back to if it is accepted.
     pub ply: i64,
-}
-
-impl From<UndoOffer> for UndoOfferView {
-    fn from(u: UndoOffer) -> UndoOfferView {
-        UndoOfferView {
-            seat: u.seat.as_str(),
-            ply: u.back_to,
-        }
-    }
 }
 
 /// Body of `POST /v1/matches`.
@@ -431,20 +385,6 @@ pub enum TimeControlView {
     },
 }
 
-impl From<TimeControl> for TimeControlView {
-    fn from(c: TimeControl) -> TimeControlView {
-        match c {
-            TimeControl::Fischer { base, increment } => TimeControlView::Fischer {
-                base: base.seconds(),
-                increment: increment.seconds(),
-            },
-            TimeControl::Correspondence { per_move } => TimeControlView::Correspondence {
-                days: per_move.seconds() / 86_400.0,
-            },
-        }
-    }
-}
-
 /// A clock at the last write: each side's time left then, and whose clock
 /// runs since when (a client counts down from `since` to `deadline`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -459,26 +399,6 @@ pub struct ClockView {
     pub since: Option<String>,
     /// When its flag falls (RFC 3339): `since` plus its `remaining`.
     pub deadline: Option<String>,
-}
-
-impl ClockView {
-    /// The view of a clock reading of a `game` whose side to move is
-    /// `to_move`.
-    pub fn of(game: GameKind, to_move: AnyPlayer, reading: Reading) -> ClockView {
-        let players = game.players();
-        let remaining = players
-            .iter()
-            .zip(reading.left)
-            .map(|(p, left)| (p.as_str(), left.seconds()))
-            .collect();
-        let running = reading.since.map(|_| to_move.as_str());
-        ClockView {
-            remaining,
-            running,
-            since: reading.since.map(|t| t.rfc3339()),
-            deadline: reading.deadline(slot(game, to_move)).map(|t| t.rfc3339()),
-        }
-    }
 }
 
 /// A match view's clock: its time control and its reading.
