@@ -4,8 +4,6 @@ use std::net::SocketAddr;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::storage::DatabaseSettings;
-
 /// How the service runs.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Settings {
@@ -281,6 +279,17 @@ pub struct LiveSettings {
     pub seek_ttl: Duration,
     /// How long the side to move must have been away before a claim.
     pub abandon_after: Duration,
+}
+
+/// How to reach the database.
+#[derive(Debug, Clone)]
+pub struct DatabaseSettings {
+    /// `sqlite:<path>`, `sqlite::memory:` or `postgres://…`.
+    pub url: String,
+    /// Most connections open at once (PostgreSQL; SQLite uses one writer).
+    pub max_connections: u32,
+    /// How long a request waits for a connection before answering 503.
+    pub acquire_timeout: Duration,
 }
 
 /// How long a kind of match is kept: a duration, or `off` for ever.

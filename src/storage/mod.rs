@@ -37,10 +37,10 @@ pub mod matches;
 mod offload;
 pub mod retention;
 
+pub use crate::configuration::DatabaseSettings;
 pub use offload::{Crashed, Runner};
 
 use std::str::FromStr;
-use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use std::borrow::Cow;
@@ -91,17 +91,6 @@ pub enum Backend {
     Sqlite,
     /// A PostgreSQL server.
     Postgres,
-}
-
-/// How to reach the database.
-#[derive(Debug, Clone)]
-pub struct DatabaseSettings {
-    /// `sqlite:<path>`, `sqlite::memory:` or `postgres://…`.
-    pub url: String,
-    /// Most connections open at once (PostgreSQL; SQLite uses one writer).
-    pub max_connections: u32,
-    /// How long a request waits for a connection before answering 503.
-    pub acquire_timeout: Duration,
 }
 
 /// How connections to PostgreSQL travel.
