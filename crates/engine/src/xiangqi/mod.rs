@@ -40,12 +40,13 @@ use crate::choice::pick_near_best;
 use crate::mate::{rank, verdict, Verdict};
 use crate::{Analysis, Budget, Level, Limits, Line};
 use board::Mv;
-use search::{Search, MAX_TABLE_BITS};
+use search::{Search, Table, MAX_TABLE_BITS};
 
 /// What a line is worth to the side to move at the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Score {
-    /// The evaluation in centipawns (a soldier before the river is 100),
+    /// The evaluation in centipawns (a horse is 400, a soldier before the
+    /// river 70),
     /// positive when the side to move stands better.
     Centipawns(i32),
     /// A forced end in this many moves of the side to move: positive when
@@ -114,6 +115,51 @@ fn table_bits(limits: &Limits) -> u32 {
 /// With only a node limit the answer is the same on every machine.
 pub fn analyse(game: &History, limits: &Limits, lines: usize) -> Analysis<Move, Score> {
     let mut budget = Budget::start(limits);
+    let mut table = Table::new(table_bits(limits));
+    analyse_with(&mut table, &mut budget, game, lines)
+}
+
+/// A searcher that keeps its transposition table from one analysis to the
+/// next, as a program playing a whole game does: what it learnt of the
+/// positions after its last move is there when it is to move again. Its
+/// answers depend on the analyses before (for reproducible answers, use
+/// [`analyse`]). The table takes 16 MiB.
+pub struct Engine {
+    table: Table,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// A searcher with an empty table of the largest size.
+    pub fn new() -> Engine {
+        Engine {
+            table: Table::new(MAX_TABLE_BITS),
+        }
+    }
+
+    /// [`analyse`], with the table of the searches before.
+    pub fn analyse(
+        &mut self,
+        game: &History,
+        limits: &Limits,
+        lines: usize,
+    ) -> Analysis<Move, Score> {
+        let mut budget = Budget::start(limits);
+        analyse_with(&mut self.table, &mut budget, game, lines)
+    }
+}
+
+fn analyse_with(
+    table: &mut Table,
+    budget: &mut Budget,
+    game: &History,
+    lines: usize,
+) -> Analysis<Move, Score> {
     if game.verdict() != Status::Ongoing {
         return Analysis {
             lines: Vec::new(),
@@ -122,7 +168,7 @@ pub fn analyse(game: &History, limits: &Limits, lines: usize) -> Analysis<Move, 
             elapsed: budget.elapsed(),
         };
     }
-    let (found, depth) = Search::new(game, &mut budget, table_bits(limits)).run(lines.max(1));
+    let (found, depth) = Search::new(game, budget, table).run(lines.max(1));
     let lines = found
         .into_iter()
         .map(|(v, pv)| Line {

@@ -11,6 +11,10 @@
 //! `--nodes N --their-nodes M` gives each side a node budget instead of
 //! time (`go nodes M` for the UCCI engine): a match that the machine's
 //! load does not change, for comparing two versions of the engine.
+//! `--keep-table` plays each game with one `xiangqi::Engine`, which keeps
+//! its transposition table from move to move (as ElephantEye keeps its
+//! hash table); without it every move is a fresh `xiangqi::analyse`, as
+//! the service's are.
 
 use std::time::{Duration, Instant};
 
@@ -113,6 +117,7 @@ fn main() {
         .expect("--max-plies");
     let skip: usize = arg(&args, "--skip", "0").parse().expect("--skip");
     let verbose = args.iter().any(|a| a == "--moves");
+    let keep_table = args.iter().any(|a| a == "--keep-table");
     let start_fen = Position::start().to_fen();
     let mut tally = Tally::default();
     let (mut our_nodes, mut our_time, mut our_depth, mut our_moves) = (0u64, 0f64, 0u64, 0u64);
@@ -124,6 +129,7 @@ fn main() {
                     .unwrap_or_else(|e| panic!("opening {name}: {e}"));
             }
             let mut them = Ucci::start(&engine);
+            let mut ours_kept = keep_table.then(xiangqi::Engine::new);
             let (result, why) = loop {
                 match game.verdict() {
                     Status::Won { winner, reason } => {
@@ -140,7 +146,10 @@ fn main() {
                 let mover = game.position().turn();
                 let m = if mover == ours {
                     let t = Instant::now();
-                    let a = xiangqi::analyse(&game, &limits, 1);
+                    let a = match ours_kept.as_mut() {
+                        Some(e) => e.analyse(&game, &limits, 1),
+                        None => xiangqi::analyse(&game, &limits, 1),
+                    };
                     our_time += t.elapsed().as_secs_f64();
                     our_nodes += a.nodes;
                     our_depth += u64::from(a.depth);
