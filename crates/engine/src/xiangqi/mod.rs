@@ -9,12 +9,15 @@
 //!
 //! The search (`search`) is iterative deepening with aspiration windows,
 //! principal variation search, a transposition table of at most 2^20
-//! entries (16 MiB, smaller for small budgets), null move (never in check,
-//! never for a side without a chariot, horse or cannon), late-move
-//! reductions, a check extension, killer and history ordering with
-//! MVV-LVA for captures, and a quiescence search over captures and check
-//! evasions. The evaluation (`eval`) is material and place tables written
-//! here, mobility, king safety and piece-pair terms. Moves are generated,
+//! entries (16 MiB, smaller for small budgets; an [`Engine`] keeps its
+//! table from one analysis to the next), null move (never in check,
+//! never for a side without a chariot, horse or cannon, verified when the
+//! side has few pieces, and a mate found behind it taken as a threat),
+//! late-move reductions, extensions of checks and of a single reply to
+//! check, killer and history ordering with MVV-LVA for captures, and a
+//! quiescence search over captures and check evasions. The evaluation
+//! (`eval`) is material and place tables written here, mobility, king
+//! safety (with the palace's shape) and piece-pair terms. Moves are generated,
 //! made and unmade on the search's own 16×16 board (`board`), many times
 //! faster than copying the rules crate's positions; the tests hold its
 //! legal moves to the rules crate's.

@@ -51,6 +51,10 @@ impl Tally {
     }
 }
 
+/// A UCCI engine's `nobestmove`: by its own rules the game is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeesDraw;
+
 /// A UCCI engine (ElephantEye, say) playing without its book.
 pub struct Ucci {
     child: Child,
@@ -106,11 +110,16 @@ impl Ucci {
     }
 
     /// The engine's move after `game`: `Ok(None)` when it has none,
-    /// `Err(())` when it answers `nobestmove` (ElephantEye does when its
+    /// `Err(SeesDraw)` when it answers `nobestmove` (ElephantEye does when its
     /// own rules see a draw: a repetition, 100 plies without a capture, or
     /// no attacking piece left). `go` is the search command (`go time 300
     /// movestogo 1`, `go nodes 500000`).
-    pub fn play(&mut self, position: &str, moves: &[String], go: &str) -> Result<Option<Move>, ()> {
+    pub fn play(
+        &mut self,
+        position: &str,
+        moves: &[String],
+        go: &str,
+    ) -> Result<Option<Move>, SeesDraw> {
         if moves.is_empty() {
             self.send(&format!("position fen {position}"));
         } else {
@@ -123,7 +132,7 @@ impl Ucci {
         let reply = self.wait_for(&["bestmove", "nobestmove"]);
         let mut words = reply.split_whitespace();
         if words.next() == Some("nobestmove") {
-            return Err(());
+            return Err(SeesDraw);
         }
         Ok(words.next().and_then(|m| m.parse().ok()))
     }

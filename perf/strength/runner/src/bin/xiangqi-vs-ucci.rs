@@ -22,7 +22,7 @@ use qipan_engine::xiangqi;
 use qipan_engine::Limits;
 use qipan_rules::xiangqi::{Counters, History, Position, Side};
 use qipan_rules::Status;
-use qipan_strength::{Tally, Ucci};
+use qipan_strength::{SeesDraw, Tally, Ucci};
 
 /// Common openings (ICCS, red first): the central cannon against the
 /// screen horses, the same- and opposite-direction cannons, the pawn,
@@ -163,9 +163,9 @@ fn main() {
                         // from the bare position, so that ElephantEye's own
                         // repetition rule does not end it; the rules crate
                         // still judges repetition on the whole game.
-                        Err(()) => match them.play(&game.position().to_fen(), &[], &go) {
+                        Err(SeesDraw) => match them.play(&game.position().to_fen(), &[], &go) {
                             Ok(m) => m,
-                            Err(()) => break (0, "ElephantEye sees a draw".to_owned()),
+                            Err(SeesDraw) => break (0, "ElephantEye sees a draw".to_owned()),
                         },
                     }
                 };
