@@ -1,10 +1,11 @@
 //! Xiangqi search: exact mate distances on published problems, a hanging
 //! chariot taken, a forbidden perpetual check refused, the same answer for
-//! the same node limit, distinct multi-PV lines, the levels, and a
-//! property test that no search returns an illegal move.
+//! the same node limit, distinct multi-PV lines, the levels, a searcher
+//! that keeps its table still exact, and a property test that no search
+//! returns an illegal move.
 
 use proptest::prelude::*;
-use qipan_engine::xiangqi::{accepts_draw, analyse, choose, Score};
+use qipan_engine::xiangqi::{accepts_draw, analyse, choose, Engine, Score};
 use qipan_engine::{Level, Limits};
 use qipan_rules::rng::SplitMix64;
 use qipan_rules::xiangqi::{Counters, Fen, History, Move, Position};
@@ -57,6 +58,25 @@ fn finds_every_mate_in_one_two_and_three_at_its_exact_distance() {
                 "{fen} after {}",
                 line.pv[0]
             );
+        }
+    }
+}
+
+/// One `Engine` through all the problems and the defences after its moves:
+/// what its table keeps from one search does not spoil the next.
+#[test]
+fn a_searcher_that_keeps_its_table_finds_every_mate_at_its_exact_distance() {
+    let mut engine = Engine::new();
+    for (n, fen) in mates() {
+        let g = game(&fen);
+        let a = engine.analyse(&g, &Limits::nodes(400_000), 1);
+        let line = &a.lines[0];
+        assert_eq!(line.score, Score::Mate(n), "{fen}: {:?}", line.pv);
+        if n > 1 {
+            let mut after = g.clone();
+            after.push(line.pv[0]).unwrap();
+            let reply = engine.analyse(&after, &Limits::nodes(400_000), 1);
+            assert_eq!(reply.lines[0].score, Score::Mate(-(n - 1)), "{fen}");
         }
     }
 }

@@ -1,11 +1,13 @@
-//! The static evaluation, in centipawns for the side to move (a soldier
-//! before the river is worth 100).
+//! The static evaluation, in centipawns for the side to move (a horse is
+//! worth 400, a soldier before the river 70).
 //!
 //! Four parts:
 //!
 //! - **Material and place**, kept up to date move by move by the board:
-//!   chariot 900, cannon 450, horse 400, advisor and elephant 200, soldier
-//!   100, each plus a value for its point from the tables below. The tables
+//!   chariot 900, cannon 450, horse 400, advisor and elephant 100, soldier
+//!   70, each plus a value for its point from the tables below (those of
+//!   chariots and horses count three times: a piece out of play is worth
+//!   much less than one in play). The tables
 //!   follow what every xiangqi player learns: soldiers gain once across the
 //!   river and most near the palace, less on the last rank where they only
 //!   go sideways; chariots like open ribs (the d and f files) and the
@@ -13,26 +15,34 @@
 //!   of the enemy palace, and hate their own back corners; cannons like the
 //!   central file at home (the central cannon) and the enemy back rank
 //!   corners, not the enemy palace front where they are blocked; the
-//!   general stays on its back rank.
+//!   general stays on its back rank. Advisors, elephants and soldiers
+//!   before the river weigh less beside a horse than the textbook's 2, 2
+//!   and 1 to its 4 (ElephantEye's tables weigh them so too): valued so
+//!   highly, they are grabbed by cannons while the other pieces stay home.
 //! - **Mobility** of chariots, horses (a horse with one way out or none is
 //!   nearly trapped) and cannons.
 //! - **King safety**: the advisors and elephants a side has lost, weighed
 //!   by the attackers the other side still has; the attackers in front of
-//!   and inside the palace; an enemy cannon on the
-//!   general's file with nothing between (the empty-head cannon) or one
-//!   screen between; the general's file open to an enemy chariot.
+//!   and inside the palace; the palace's shape (`palace_shape`): with the
+//!   general at home, the empty-head cannon, the cannon on the central
+//!   horse, a central cannon against advisors on one side with the other
+//!   door watched or a chariot stuck beside the general, the bottom cannon;
+//!   a general on the palace centre; missing advisors against two
+//!   chariots; away from that shape, an enemy cannon on the general's file
+//!   with nothing or one screen between; the general's file open to an
+//!   enemy chariot.
 //! - **Piece pairs**: cannons need screens and lose value as the board
 //!   empties, horses gain; a side with no piece that can cross the river
 //!   cannot win, so its lead counts for little.
 
 use super::board::{
-    forward, kind_of, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, HORSE_JUMPS,
-    ON_BOARD, ORTH, SOLDIER,
+    forward, kind_of, own_half, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE,
+    HORSE_JUMPS, ON_BOARD, ORTH, SOLDIER,
 };
 
 /// Piece values: general, advisor, elephant, horse, chariot, cannon,
 /// soldier.
-pub(crate) const MATERIAL: [i32; 7] = [0, 200, 200, 400, 900, 450, 100];
+pub(crate) const MATERIAL: [i32; 7] = [0, 100, 100, 400, 900, 450, 70];
 
 /// Place tables from red's side of the board: row 0 is black's back rank,
 /// file 0 red's left. Black reads them turned round.
@@ -117,11 +127,11 @@ const CANNON_T: Table = [
 ];
 
 const SOLDIER_T: Table = [
-    [10, 10, 20, 30, 40, 30, 20, 10, 10],
-    [70, 100, 130, 170, 190, 170, 130, 100, 70],
-    [70, 90, 120, 140, 150, 140, 120, 90, 70],
-    [60, 80, 100, 110, 120, 110, 100, 80, 60],
-    [40, 50, 70, 80, 90, 80, 70, 50, 40],
+    [40, 40, 50, 60, 70, 60, 50, 40, 40],
+    [100, 130, 160, 200, 220, 200, 160, 130, 100],
+    [100, 120, 150, 170, 180, 170, 150, 120, 100],
+    [90, 110, 130, 140, 150, 140, 130, 110, 90],
+    [70, 80, 100, 110, 120, 110, 100, 80, 70],
     [0, 0, 10, 0, 20, 0, 10, 0, 0],
     [0, 0, 0, 0, 10, 0, 0, 0, 0],
     [0; 9],
@@ -133,6 +143,12 @@ const TABLES: [Table; 7] = [
     GENERAL_T, ADVISOR_T, ELEPHANT_T, HORSE_T, CHARIOT_T, CANNON_T, SOLDIER_T,
 ];
 
+/// How much each kind's place table counts: a horse or chariot out of
+/// play is worth far less than one in play, as much as a soldier or an
+/// advisor, and a side that grabs material with them while its others
+/// stay at home falls behind.
+const SPREAD: [i16; 7] = [1, 1, 1, 3, 3, 1, 1];
+
 /// Material plus place for red's pieces by kind and point of the 16×16
 /// board; black looks up the point turned round (`254 - sq`).
 pub(crate) static PLACE: [[i16; 256]; 7] = {
@@ -143,7 +159,7 @@ pub(crate) static PLACE: [[i16; 256]; 7] = {
         while r < 10 {
             let mut f = 0;
             while f < 9 {
-                t[k][(r + 3) * 16 + f + 3] = MATERIAL[k] as i16 + TABLES[k][r][f];
+                t[k][(r + 3) * 16 + f + 3] = MATERIAL[k] as i16 + TABLES[k][r][f] * SPREAD[k];
                 f += 1;
             }
             r += 1;
@@ -162,6 +178,8 @@ pub(crate) fn evaluate(b: &Board) -> i32 {
     let majors = |side: usize| n[side][CHARIOT] + n[side][HORSE] + n[side][CANNON];
     let attackers = |side: usize| majors(side) + n[side][CHARIOT];
     let all_majors = majors(0) + majors(1);
+    let phase = midgame(&n);
+    let crossing = [attack(b, 0, &n), attack(b, 1, &n)];
     let mut side_score = [0i32; 2];
     for (side, score) in side_score.iter_mut().enumerate() {
         let them = side ^ 1;
@@ -170,6 +188,7 @@ pub(crate) fn evaluate(b: &Board) -> i32 {
         let shift = (all_majors - 6) * 4;
         s += (n[side][CANNON] - n[side][HORSE]) * shift;
         s -= king_danger(b, side, &n, attackers(them));
+        s -= palace_shape(b, side, &n, phase, crossing[them]);
         s += pressure(b, side, 2 - n[them][ADVISOR]);
         *score = s;
     }
@@ -280,17 +299,20 @@ fn king_danger(b: &Board, side: usize, n: &[[i32; 7]; 2], attackers: i32) -> i32
     let missing_advisors = 2 - n[side][ADVISOR];
     let missing_elephants = 2 - n[side][ELEPHANT];
     d += missing_advisors * (10 + 12 * attackers);
-    d += missing_elephants * (4 + 6 * (n[them][CANNON] + n[them][CHARIOT]));
+    d += missing_elephants * (4 + 10 * (n[them][CANNON] + n[them][CHARIOT]));
     // Along the general's file towards the enemy.
     let k = b.general(side);
     let ahead = forward(side);
     let c = &b.cells;
+    let at_home = k == home(side) && n[side][ADVISOR] == 2;
     let mut to = step(k, ahead);
     let mut screens = 0;
     while ON_BOARD[to] {
         let p = c[to];
         if p != 0 {
-            if side_of(p) == them && kind_of(p) == CANNON {
+            // Against a general at home behind its advisors the palace
+            // shape weighs the cannon (`palace_shape`).
+            if side_of(p) == them && kind_of(p) == CANNON && !at_home {
                 d += match screens {
                     0 => 80,
                     1 => 24,
@@ -310,6 +332,171 @@ fn king_danger(b: &Board, side: usize, n: &[[i32; 7]; 2], attackers: i32) -> i32
     // A general that has left its back rank is easier to attack.
     if ON_BOARD[step(k, -ahead)] {
         d += 4 * attackers;
+    }
+    d
+}
+
+/// The general's home point.
+#[inline]
+fn home(side: usize) -> usize {
+    if side == 0 {
+        0xc7
+    } else {
+        0x37
+    }
+}
+
+/// How far from the ending the game is, from 0 (bare) to `FULL` (every
+/// piece on the board): chariots count 6, horses and cannons 3, the rest
+/// 1, bent so that only few pieces left count as an ending.
+const FULL: i32 = 66;
+
+fn midgame(n: &[[i32; 7]; 2]) -> i32 {
+    let mut m = 0;
+    for side in n {
+        m += side[ADVISOR] + side[ELEPHANT] + side[SOLDIER];
+        m += 3 * (side[HORSE] + side[CANNON]) + 6 * side[CHARIOT];
+    }
+    let m = m.min(FULL);
+    (2 * FULL - m) * m / FULL
+}
+
+/// How much `side` attacks, from 0 to 8: its chariots and horses across
+/// the river count 2, its cannons and soldiers there 1, and each piece it
+/// has more than the other side (a chariot is two) 2.
+fn attack(b: &Board, side: usize, n: &[[i32; 7]; 2]) -> i32 {
+    let mut a = 0;
+    for k in 5..16 {
+        let sq = usize::from(b.at[side * 16 + k]);
+        if sq != 0 && !own_half(sq, side) {
+            a += if k <= 8 { 2 } else { 1 };
+        }
+    }
+    let simple = |s: usize| 2 * n[s][CHARIOT] + n[s][HORSE] + n[s][CANNON];
+    a += 2 * (simple(side) - simple(side ^ 1)).max(0);
+    a.min(8)
+}
+
+/// What the points between `from` and `to` (on one line, exclusive) hold:
+/// the number of pieces.
+fn between(c: &[u8; 256], from: usize, to: usize) -> i32 {
+    let d: isize = if from >> 4 == to >> 4 {
+        if to > from {
+            1
+        } else {
+            -1
+        }
+    } else if to > from {
+        16
+    } else {
+        -16
+    };
+    let mut n = 0;
+    let mut s = step(from, d);
+    while s != to {
+        n += i32::from(c[s] != 0);
+        s = step(s, d);
+    }
+    n
+}
+
+/// The dangers of the shape of `side`'s palace (values in centipawns, a
+/// horse being 400), as xiangqi players judge it: with the general at home
+/// and both advisors beside it, an enemy cannon on the central file with
+/// nothing between (the empty-head cannon), or with the central horse as
+/// its only screen; with the advisors on one side, a central cannon aiming
+/// through one screen (worse if the other door is watched, and worse still
+/// with a chariot of its own stuck on the back rank beside the general),
+/// and an enemy cannon on the back rank (the bottom cannon); a general on
+/// the palace centre between its advisors; missing advisors against both
+/// enemy chariots. `phase` and `attack` (the enemy's) scale them.
+fn palace_shape(b: &Board, side: usize, n: &[[i32; 7]; 2], phase: i32, attack: i32) -> i32 {
+    let them = side ^ 1;
+    let c = &b.cells;
+    let k = b.general(side);
+    let home = home(side);
+    let centre = step(home, forward(side));
+    if n[side][ADVISOR] < 2 {
+        return if n[them][CHARIOT] == 2 {
+            320 * attack / 8
+        } else {
+            0
+        };
+    }
+    if k == centre {
+        return 80;
+    }
+    if k != home {
+        return 0;
+    }
+    let a1 = usize::from(b.at[side * 16 + 1]);
+    let a2 = usize::from(b.at[side * 16 + 2]);
+    let (left, right) = (home - 1, home + 1);
+    let has = |sq: usize| a1 == sq || a2 == sq;
+    // The open door of a palace with both advisors on one side.
+    let door = if has(left) && has(right) {
+        None
+    } else if has(centre) && has(left) {
+        Some(right)
+    } else if has(centre) && has(right) {
+        Some(left)
+    } else {
+        return 0;
+    };
+    // A cannon's distance from the general's back rank, 0 to 9.
+    let rows_from = |sq: usize| ((sq >> 4) as i32 - (home >> 4) as i32).abs();
+    let mut d = 0;
+    for slot in [9, 10] {
+        let sq = usize::from(b.at[them * 16 + slot]);
+        if sq == 0 {
+            continue;
+        }
+        let on_file = sq & 15 == home & 15;
+        match door {
+            None => {
+                if !on_file {
+                    continue;
+                }
+                let screens = between(c, sq, home);
+                let dist = rows_from(sq);
+                if screens == 0 {
+                    // Further away is safer for the cannon, and just as
+                    // dangerous: 240 to 320, less towards the ending.
+                    let v = 240 + 80 * (dist - 3).clamp(0, 6) / 6;
+                    d += v * (phase + FULL) / (2 * FULL);
+                } else if screens == 1 {
+                    let h = c[centre];
+                    if h != 0 && side_of(h) == side && kind_of(h) == HORSE {
+                        // The central horse pinned by the cannon.
+                        d += 200 - 80 * (dist - 3).clamp(0, 6) / 6;
+                    }
+                }
+            }
+            Some(door) => {
+                if on_file {
+                    if between(c, sq, home) == 1 {
+                        d += 40 - 20 * (rows_from(sq) - 3).clamp(0, 6) / 6;
+                        if b.attacked_by(door, them) {
+                            d += 80;
+                        }
+                        for slot in [7, 8] {
+                            let r = usize::from(b.at[side * 16 + slot]);
+                            if r != 0 && r >> 4 == home >> 4 && between(c, r, home) == 0 {
+                                d += 320;
+                            }
+                        }
+                    }
+                } else if sq >> 4 == home >> 4 && between(c, sq, home) == 0 {
+                    let file = (sq & 15) as i32 - 3;
+                    let v = match file {
+                        0 | 8 => 160,
+                        1 | 7 => 120,
+                        _ => 0,
+                    };
+                    d += v * attack / 8;
+                }
+            }
+        }
     }
     d
 }

@@ -9,12 +9,15 @@
 //!
 //! The search (`search`) is iterative deepening with aspiration windows,
 //! principal variation search, a transposition table of at most 2^20
-//! entries (16 MiB, smaller for small budgets), null move (never in check,
-//! never for a side without a chariot, horse or cannon), late-move
-//! reductions, a check extension, killer and history ordering with
-//! MVV-LVA for captures, and a quiescence search over captures and check
-//! evasions. The evaluation (`eval`) is material and place tables written
-//! here, mobility, king safety and piece-pair terms. Moves are generated,
+//! entries (16 MiB, smaller for small budgets; an [`Engine`] keeps its
+//! table from one analysis to the next), null move (never in check,
+//! never for a side without a chariot, horse or cannon, verified when the
+//! side has few pieces, and a mate found behind it taken as a threat),
+//! late-move reductions, extensions of checks and of a single reply to
+//! check, killer and history ordering with MVV-LVA for captures, and a
+//! quiescence search over captures and check evasions. The evaluation
+//! (`eval`) is material and place tables written here, mobility, king
+//! safety (with the palace's shape) and piece-pair terms. Moves are generated,
 //! made and unmade on the search's own 16×16 board (`board`), many times
 //! faster than copying the rules crate's positions; the tests hold its
 //! legal moves to the rules crate's.
@@ -40,12 +43,13 @@ use crate::choice::pick_near_best;
 use crate::mate::{rank, verdict, Verdict};
 use crate::{Analysis, Budget, Level, Limits, Line};
 use board::Mv;
-use search::{Search, MAX_TABLE_BITS};
+use search::{Search, Table, MAX_TABLE_BITS};
 
 /// What a line is worth to the side to move at the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Score {
-    /// The evaluation in centipawns (a soldier before the river is 100),
+    /// The evaluation in centipawns (a horse is 400, a soldier before the
+    /// river 70),
     /// positive when the side to move stands better.
     Centipawns(i32),
     /// A forced end in this many moves of the side to move: positive when
@@ -114,6 +118,51 @@ fn table_bits(limits: &Limits) -> u32 {
 /// With only a node limit the answer is the same on every machine.
 pub fn analyse(game: &History, limits: &Limits, lines: usize) -> Analysis<Move, Score> {
     let mut budget = Budget::start(limits);
+    let mut table = Table::new(table_bits(limits));
+    analyse_with(&mut table, &mut budget, game, lines)
+}
+
+/// A searcher that keeps its transposition table from one analysis to the
+/// next, as a program playing a whole game does: what it learnt of the
+/// positions after its last move is there when it is to move again. Its
+/// answers depend on the analyses before (for reproducible answers, use
+/// [`analyse`]). The table takes 16 MiB.
+pub struct Engine {
+    table: Table,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// A searcher with an empty table of the largest size.
+    pub fn new() -> Engine {
+        Engine {
+            table: Table::new(MAX_TABLE_BITS),
+        }
+    }
+
+    /// [`analyse`], with the table of the searches before.
+    pub fn analyse(
+        &mut self,
+        game: &History,
+        limits: &Limits,
+        lines: usize,
+    ) -> Analysis<Move, Score> {
+        let mut budget = Budget::start(limits);
+        analyse_with(&mut self.table, &mut budget, game, lines)
+    }
+}
+
+fn analyse_with(
+    table: &mut Table,
+    budget: &mut Budget,
+    game: &History,
+    lines: usize,
+) -> Analysis<Move, Score> {
     if game.verdict() != Status::Ongoing {
         return Analysis {
             lines: Vec::new(),
@@ -122,7 +171,7 @@ pub fn analyse(game: &History, limits: &Limits, lines: usize) -> Analysis<Move, 
             elapsed: budget.elapsed(),
         };
     }
-    let (found, depth) = Search::new(game, &mut budget, table_bits(limits)).run(lines.max(1));
+    let (found, depth) = Search::new(game, budget, table).run(lines.max(1));
     let lines = found
         .into_iter()
         .map(|(v, pv)| Line {

@@ -1,7 +1,12 @@
 //! The alpha-beta search: iterative deepening with aspiration windows,
-//! principal variation search, a transposition table, null move, late-move
-//! reductions, check extension, killer and history ordering with MVV-LVA
-//! for captures, and a quiescence search over captures and check evasions.
+//! principal variation search, a transposition table (kept between
+//! searches by [`super::Engine`]), null move (reduced by 2, by 3 from
+//! depth 6, verified by a shallower search when the side has few pieces;
+//! a null move answered by a mate marks a threat, and no move of that node
+//! is then reduced or pruned), late-move reductions, extensions of checks
+//! and of the only reply to a check, killer and history ordering with
+//! MVV-LVA for captures (a capture of a lesser, guarded piece after the
+//! killers), and a quiescence search over captures and check evasions.
 //!
 //! Repetitions are judged by the rules crate. The search keeps the keys of
 //! the game's positions since the last capture and of its own path; when a
@@ -36,6 +41,20 @@ const UPPER: u8 = 3;
 pub(crate) const MAX_TABLE_BITS: u32 = 20;
 const MIN_TABLE_BITS: u32 = 12;
 
+/// The transposition table: two words per entry, the key, and move |
+/// score | depth | bound. A power of two entries long.
+pub(crate) struct Table(Vec<[u64; 2]>);
+
+impl Table {
+    /// An empty table of 2^`bits` entries (`bits` between 12 and 20).
+    pub(crate) fn new(bits: u32) -> Table {
+        Table(vec![
+            [0u64; 2];
+            1 << bits.clamp(MIN_TABLE_BITS, MAX_TABLE_BITS)
+        ])
+    }
+}
+
 /// What the search knows of each position of the game's window and its
 /// own path.
 #[derive(Clone, Copy)]
@@ -51,8 +70,7 @@ struct Ply {
 pub(crate) struct Search<'a> {
     pub(crate) board: Board,
     budget: &'a mut Budget,
-    /// Two words per entry: the key, and move | score | depth | bound.
-    tt: Vec<[u64; 2]>,
+    tt: &'a mut Table,
     killers: [[Mv; 2]; MAX_PLY + 1],
     history: Vec<i32>,
     pv: Vec<[Mv; MAX_PLY + 1]>,
@@ -68,8 +86,9 @@ pub(crate) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    /// A search of `game`'s position; `table_bits` sizes its table.
-    pub(crate) fn new(game: &History, budget: &'a mut Budget, table_bits: u32) -> Search<'a> {
+    /// A search of `game`'s position with `tt` (empty, or left by earlier
+    /// searches).
+    pub(crate) fn new(game: &History, budget: &'a mut Budget, tt: &'a mut Table) -> Search<'a> {
         let game = game.trimmed();
         let mut board = Board::new(game.start());
         let mut line = vec![Ply {
@@ -94,11 +113,10 @@ impl<'a> Search<'a> {
                 clock,
             });
         }
-        let bits = table_bits.clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
         Search {
             board,
             budget,
-            tt: vec![[0u64; 2]; 1 << bits],
+            tt,
             killers: [[Mv(0); 2]; MAX_PLY + 1],
             history: vec![0; 14 * 256],
             pv: vec![[Mv(0); MAX_PLY + 1]; MAX_PLY + 1],
@@ -136,7 +154,7 @@ impl<'a> Search<'a> {
     }
 
     fn probe(&self, key: u64) -> Option<(Mv, i32, i32, u8)> {
-        let e = self.tt[(key as usize) & (self.tt.len() - 1)];
+        let e = self.tt.0[(key as usize) & (self.tt.0.len() - 1)];
         if e[0] != key || e[1] == 0 {
             return None;
         }
@@ -149,13 +167,13 @@ impl<'a> Search<'a> {
     }
 
     fn store(&mut self, key: u64, depth: i32, score: i32, bound: u8, mv: Mv, ply: usize) {
-        let slot = (key as usize) & (self.tt.len() - 1);
+        let slot = (key as usize) & (self.tt.0.len() - 1);
         let score = to_table(score, ply).clamp(-INF, INF) as i16 as u16;
         let d = u64::from(mv.0)
             | u64::from(score) << 16
             | u64::from(depth.clamp(-100, 100) as i8 as u8) << 32
             | u64::from(bound) << 40;
-        self.tt[slot] = [key, d];
+        self.tt.0[slot] = [key, d];
     }
 
     /// The score of a repetition the current position closes, if it does.
@@ -236,7 +254,16 @@ impl<'a> Search<'a> {
             s[i] = if m == tt_move {
                 1 << 30
             } else if victim != 0 {
-                (1 << 24) + MATERIAL[kind_of(victim)] * 16 - MATERIAL[kind_of(piece)] / 16
+                let gain = MATERIAL[kind_of(victim)] * 16 - MATERIAL[kind_of(piece)] / 16;
+                // A capture of a lesser, guarded piece comes after the
+                // killers: it most likely loses material.
+                if MATERIAL[kind_of(piece)] > MATERIAL[kind_of(victim)] + 50
+                    && b.attacked_by(m.to(), b.turn ^ 1)
+                {
+                    (1 << 22) + gain
+                } else {
+                    (1 << 24) + gain
+                }
             } else if self.killers[ply][0] == m {
                 (1 << 23) + 1
             } else if self.killers[ply][1] == m {
@@ -279,7 +306,7 @@ impl<'a> Search<'a> {
         }
         let in_check = self.current().check;
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiesce(alpha, beta, ply);
+            return self.quiesce(alpha, beta, ply, false);
         }
         let pv_node = beta - alpha > 1;
         let key = self.board.key;
@@ -311,6 +338,9 @@ impl<'a> Search<'a> {
                 return static_eval - margin;
             }
         }
+        // Whether passing loses to a mate: the opponent threatens one, so
+        // no move here is reduced or pruned.
+        let mut threat = false;
         if !pv_node
             && !in_check
             && null_ok
@@ -318,7 +348,7 @@ impl<'a> Search<'a> {
             && static_eval >= beta
             && self.has_pieces(self.board.turn)
         {
-            let r = 2 + depth / 5;
+            let r = 2 + i32::from(depth >= 6);
             self.board.make_null();
             self.push(Mv(0), false);
             self.nulls += 1;
@@ -330,7 +360,18 @@ impl<'a> Search<'a> {
                 return 0;
             }
             if v >= beta {
-                return if v > MATE_BOUND { beta } else { v };
+                // With few pieces left a pass may be the best move
+                // (zugzwang): a shallower search without the pass confirms.
+                let verified = self.has_many_pieces(self.board.turn)
+                    || self.search(depth - r, beta - 1, beta, ply, false) >= beta;
+                if self.budget.exhausted() {
+                    return 0;
+                }
+                if verified {
+                    return if v > MATE_BOUND { beta } else { v };
+                }
+            } else if v < -MATE_BOUND {
+                threat = true;
             }
         }
         if tt_move.is_none() && pv_node && depth >= 4 {
@@ -351,6 +392,7 @@ impl<'a> Search<'a> {
         let mut best_move = Mv(0);
         let mut legal = 0;
         let side = self.board.turn;
+        let single_reply = in_check && self.only_one_legal(&list);
         for i in 0..list.len {
             let mut j = i;
             for k in i + 1..list.len {
@@ -378,6 +420,7 @@ impl<'a> Search<'a> {
                 && quiet
                 && !pv_node
                 && !in_check
+                && !threat
                 && !gives_check
                 && alpha.abs() < MATE_BOUND
                 && static_eval + 140 * depth <= alpha
@@ -386,7 +429,8 @@ impl<'a> Search<'a> {
                 self.board.unmake(u);
                 continue;
             }
-            let new_depth = depth - 1 + i32::from(gives_check);
+            // Checks are extended, and so is the only way out of a check.
+            let new_depth = depth - 1 + i32::from(gives_check || single_reply);
             let v = if legal == 1 {
                 -self.search(new_depth, -beta, -alpha, ply + 1, true)
             } else {
@@ -394,10 +438,11 @@ impl<'a> Search<'a> {
                     && legal > 3
                     && quiet
                     && !in_check
+                    && !threat
                     && !gives_check
                     && order[i] < (1 << 23)
                 {
-                    let r = 1 + i32::from(legal > 8) + i32::from(depth >= 7 && legal > 16);
+                    let r = 1 + i32::from(depth >= 6 && legal > 12);
                     if pv_node {
                         r.min(1)
                     } else {
@@ -460,8 +505,10 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// Captures only (all evasions when in check), standing pat otherwise.
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Captures only (all evasions when in check), standing pat otherwise;
+    /// with `checks` (its first ply), quiet checks as well, since most
+    /// attacks on a general begin with one.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.pv_len[ply] = ply;
         // Once out of budget, a re-search after a cut-short child costs no
         // node: the count stays exactly at a node limit.
@@ -517,7 +564,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.push(m, victim != 0);
-            let v = -self.quiesce(-beta, -alpha, ply + 1);
+            let v = -self.quiesce(-beta, -alpha, ply + 1, false);
             self.pop();
             self.board.unmake(u);
             if self.budget.exhausted() {
@@ -535,11 +582,71 @@ impl<'a> Search<'a> {
                     self.pv_len[ply] = len.max(ply + 1);
                 }
                 if v >= beta {
-                    break;
+                    return best;
+                }
+            }
+        }
+        if checks && !in_check {
+            list.len = 0;
+            self.board.generate(false, &mut list);
+            for i in 0..list.len {
+                let m = list.moves[i];
+                if self.board.cells[m.to()] != 0 {
+                    continue;
+                }
+                let u = self.board.make(m);
+                if !self.board.in_check() || self.board.attacked(side) {
+                    self.board.unmake(u);
+                    continue;
+                }
+                self.push(m, false);
+                let v = -self.quiesce(-beta, -alpha, ply + 1, false);
+                self.pop();
+                self.board.unmake(u);
+                if self.budget.exhausted() {
+                    return best.max(alpha);
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        self.pv[ply][ply] = m;
+                        let len = self.pv_len[ply + 1];
+                        for k in ply + 1..len {
+                            self.pv[ply][k] = self.pv[ply + 1][k];
+                        }
+                        self.pv_len[ply] = len.max(ply + 1);
+                    }
+                    if v >= beta {
+                        return best;
+                    }
                 }
             }
         }
         best
+    }
+
+    /// Whether exactly one move of `list` is legal.
+    fn only_one_legal(&mut self, list: &MoveList) -> bool {
+        let side = self.board.turn;
+        let mut n = 0;
+        for &m in list.as_slice() {
+            let u = self.board.make(m);
+            n += usize::from(!self.board.attacked(side));
+            self.board.unmake(u);
+            if n > 1 {
+                return false;
+            }
+        }
+        n == 1
+    }
+
+    /// Whether `side` has pieces enough (a chariot and another chariot,
+    /// horse or cannon) that passing is never its best move.
+    fn has_many_pieces(&self, side: usize) -> bool {
+        let b = &self.board;
+        b.count(side, CHARIOT) >= 1
+            && b.count(side, CHARIOT) + b.count(side, HORSE) + b.count(side, CANNON) >= 2
     }
 
     /// Whether `side` has a chariot, horse or cannon: without one, passing
