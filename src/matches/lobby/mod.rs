@@ -367,12 +367,8 @@ impl Matches {
         let id: SeekId = id.parse()?;
         let mut conn = self.db.acquire().await?;
         let seek = self.load_seek(&mut conn, id).await?;
-        seeker(&seek, token)?;
         let now = Timestamp::now();
-        match seek.state_at(now) {
-            SeekState::Open => {}
-            closed => return Err(MatchError::SeekClosed(closed)),
-        }
+        open_to_seeker(&seek, token, now)?;
         if !store::close(&mut conn, id, SeekState::Withdrawn, now).await? {
             let seek = self.load_seek(&mut conn, id).await?;
             return Err(MatchError::SeekClosed(seek.state_at(now)));
@@ -397,12 +393,8 @@ impl Matches {
         let changes = self.hub.subscribe_lobby();
         let mut conn = self.db.acquire().await?;
         let seek = self.load_seek(&mut conn, id).await?;
-        seeker(&seek, token)?;
         let now = Timestamp::now();
-        match seek.state_at(now) {
-            SeekState::Open => {}
-            closed => return Err(MatchError::SeekClosed(closed)),
-        }
+        open_to_seeker(&seek, token, now)?;
         self.seek_holds.lock().await.arrive(id);
         let held = SeekHeld {
             matches: self.clone(),
@@ -492,12 +484,15 @@ impl Matches {
 }
 
 /// Refuses a token that is not the seek's.
-fn seeker(seek: &Seek, token: &Token) -> Result<(), MatchError> {
+/// Refuses all but the seeker of a seek still open at `now`.
+fn open_to_seeker(seek: &Seek, token: &Token, now: Timestamp) -> Result<(), MatchError> {
     let presented = token.0.as_ref().ok_or(MatchError::NoToken)?;
-    if presented.matches(&seek.token) {
-        Ok(())
-    } else {
-        Err(MatchError::NotASeat)
+    if !presented.matches(&seek.token) {
+        return Err(MatchError::NotASeat);
+    }
+    match seek.state_at(now) {
+        SeekState::Open => Ok(()),
+        closed => Err(MatchError::SeekClosed(closed)),
     }
 }
 

@@ -306,7 +306,7 @@ impl<'a> Search<'a> {
         }
         let in_check = self.current().check;
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiesce(alpha, beta, ply, false);
+            return self.quiesce(alpha, beta, ply);
         }
         let pv_node = beta - alpha > 1;
         let key = self.board.key;
@@ -470,12 +470,7 @@ impl<'a> Search<'a> {
                 best_move = m;
                 if v > alpha {
                     alpha = v;
-                    self.pv[ply][ply] = m;
-                    let len = self.pv_len[ply + 1];
-                    for k in ply + 1..len {
-                        self.pv[ply][k] = self.pv[ply + 1][k];
-                    }
-                    self.pv_len[ply] = len.max(ply + 1);
+                    self.extend_pv(ply, m);
                 }
                 if v >= beta {
                     if quiet {
@@ -505,10 +500,19 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// Captures only (all evasions when in check), standing pat otherwise;
-    /// with `checks` (its first ply), quiet checks as well, since most
-    /// attacks on a general begin with one.
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
+    /// `m` at `ply` followed by the line found below it becomes the
+    /// principal variation from `ply`.
+    fn extend_pv(&mut self, ply: usize, m: Mv) {
+        self.pv[ply][ply] = m;
+        let len = self.pv_len[ply + 1];
+        for k in ply + 1..len {
+            self.pv[ply][k] = self.pv[ply + 1][k];
+        }
+        self.pv_len[ply] = len.max(ply + 1);
+    }
+
+    /// Captures only (all evasions when in check), standing pat otherwise.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
         // Once out of budget, a re-search after a cut-short child costs no
         // node: the count stays exactly at a node limit.
@@ -564,7 +568,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.push(m, victim != 0);
-            let v = -self.quiesce(-beta, -alpha, ply + 1, false);
+            let v = -self.quiesce(-beta, -alpha, ply + 1);
             self.pop();
             self.board.unmake(u);
             if self.budget.exhausted() {
@@ -574,52 +578,10 @@ impl<'a> Search<'a> {
                 best = v;
                 if v > alpha {
                     alpha = v;
-                    self.pv[ply][ply] = m;
-                    let len = self.pv_len[ply + 1];
-                    for k in ply + 1..len {
-                        self.pv[ply][k] = self.pv[ply + 1][k];
-                    }
-                    self.pv_len[ply] = len.max(ply + 1);
+                    self.extend_pv(ply, m);
                 }
                 if v >= beta {
                     return best;
-                }
-            }
-        }
-        if checks && !in_check {
-            list.len = 0;
-            self.board.generate(false, &mut list);
-            for i in 0..list.len {
-                let m = list.moves[i];
-                if self.board.cells[m.to()] != 0 {
-                    continue;
-                }
-                let u = self.board.make(m);
-                if !self.board.in_check() || self.board.attacked(side) {
-                    self.board.unmake(u);
-                    continue;
-                }
-                self.push(m, false);
-                let v = -self.quiesce(-beta, -alpha, ply + 1, false);
-                self.pop();
-                self.board.unmake(u);
-                if self.budget.exhausted() {
-                    return best.max(alpha);
-                }
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        self.pv[ply][ply] = m;
-                        let len = self.pv_len[ply + 1];
-                        for k in ply + 1..len {
-                            self.pv[ply][k] = self.pv[ply + 1][k];
-                        }
-                        self.pv_len[ply] = len.max(ply + 1);
-                    }
-                    if v >= beta {
-                        return best;
-                    }
                 }
             }
         }

@@ -23,6 +23,17 @@ fn absent(left_at: Option<i64>) -> Absence {
     }
 }
 
+/// `seat` claims `result` long after anything happened (no seat went
+/// offline).
+fn claim_late(
+    m: &mut Match,
+    seats: &[SeatSlot],
+    seat: Seat,
+    result: ClaimResult,
+) -> Result<Decision, MatchError> {
+    claim(m, seats, seat, result, absent(None), at(1_000_000))
+}
+
 fn refusal(e: MatchError) -> ClaimRefusal {
     match e {
         MatchError::CannotClaim(why) => why,
@@ -50,15 +61,7 @@ fn a_finished_match_has_nothing_to_claim() {
     let (mut m, seats) = claimable(false);
     finished(&mut m);
     let black = sides(GameKind::Gomoku).0;
-    let e = claim(
-        &mut m,
-        &seats,
-        black,
-        ClaimResult::Win,
-        absent(None),
-        at(1_000_000),
-    )
-    .unwrap_err();
+    let e = claim_late(&mut m, &seats, black, ClaimResult::Win).unwrap_err();
     assert!(is_finished(&e, Refused::Claim));
 }
 
@@ -69,15 +72,7 @@ fn a_correspondence_duel_has_no_claims() {
         per_move: Millis::new(86_400_000),
     }));
     let black = sides(GameKind::Gomoku).0;
-    let e = claim(
-        &mut m,
-        &seats,
-        black,
-        ClaimResult::Win,
-        absent(None),
-        at(1_000_000),
-    )
-    .unwrap_err();
+    let e = claim_late(&mut m, &seats, black, ClaimResult::Win).unwrap_err();
     assert_eq!(refusal(e), ClaimRefusal::Correspondence);
 }
 
@@ -85,15 +80,7 @@ fn a_correspondence_duel_has_no_claims() {
 fn the_side_to_move_plays_rather_than_claims() {
     let (mut m, seats) = claimable(false);
     let white = sides(GameKind::Gomoku).1;
-    let e = claim(
-        &mut m,
-        &seats,
-        white,
-        ClaimResult::Win,
-        absent(None),
-        at(1_000_000),
-    )
-    .unwrap_err();
+    let e = claim_late(&mut m, &seats, white, ClaimResult::Win).unwrap_err();
     assert_eq!(refusal(e), ClaimRefusal::OwnTurn);
 }
 
@@ -102,15 +89,7 @@ fn no_claim_against_a_seat_never_taken() {
     let (mut m, mut seats) = claimable(false);
     let (black, white) = sides(GameKind::Gomoku);
     seats[1] = seated(white, None, false);
-    let e = claim(
-        &mut m,
-        &seats,
-        black,
-        ClaimResult::Win,
-        absent(None),
-        at(1_000_000),
-    )
-    .unwrap_err();
+    let e = claim_late(&mut m, &seats, black, ClaimResult::Win).unwrap_err();
     assert_eq!(refusal(e), ClaimRefusal::OpponentNotSeated(white));
 }
 
@@ -118,15 +97,7 @@ fn no_claim_against_a_seat_never_taken() {
 fn no_claim_against_a_seat_online() {
     let (mut m, seats) = claimable(true);
     let (black, white) = sides(GameKind::Gomoku);
-    let e = claim(
-        &mut m,
-        &seats,
-        black,
-        ClaimResult::Win,
-        absent(None),
-        at(1_000_000),
-    )
-    .unwrap_err();
+    let e = claim_late(&mut m, &seats, black, ClaimResult::Win).unwrap_err();
     assert_eq!(refusal(e), ClaimRefusal::OpponentOnline(white));
 }
 
@@ -168,15 +139,7 @@ fn away_is_counted_from_the_latest_of_move_seat_and_leaving() {
 fn a_claim_wins_or_draws_by_abandonment() {
     let black = sides(GameKind::Gomoku).0;
     let (mut m, seats) = claimable(false);
-    let d = claim(
-        &mut m,
-        &seats,
-        black,
-        ClaimResult::Win,
-        absent(None),
-        at(1_000_000),
-    )
-    .unwrap();
+    let d = claim_late(&mut m, &seats, black, ClaimResult::Win).unwrap();
     assert_eq!(kind(&d), Some(EventKind::Claimed));
     assert_eq!(
         m.status,
@@ -186,15 +149,7 @@ fn a_claim_wins_or_draws_by_abandonment() {
         }
     );
     let (mut m, seats) = claimable(false);
-    claim(
-        &mut m,
-        &seats,
-        black,
-        ClaimResult::Draw,
-        absent(None),
-        at(1_000_000),
-    )
-    .unwrap();
+    claim_late(&mut m, &seats, black, ClaimResult::Draw).unwrap();
     assert_eq!(
         m.status,
         MatchStatus::Drawn {
