@@ -15,6 +15,10 @@
 #              positions
 #   baseline   the same GETs and POSTs against fixed_json (perf/load/src/bin/fixed_json.rs, an
 #              actix-web handler answering fixed bytes of the same size)
+#   match      POST /v1/matches/{id}/play of one move in a 2048 solo match
+#              (sqlite, a file), the line of perf/load/src/bin/match_line.rs
+#              (seed 7); the matches are all created first, before the
+#              counted moves, as many in the WARM run as in the other
 #
 # The positions come from perf/load/src/bin/positions.rs (seed 7, as loadtest.sh).
 # With PROFILE=1 both runs' callgrind files are kept in OUT (default
@@ -24,7 +28,7 @@
 #   bash perf/scripts/request-cost.sh
 #
 # Environment (defaults): GAMES ("xiangqi gomoku"), WHAT ("cached read
-# play"), COUNT (2000), WARM (200), CODE (a xiangqi middlegame),
+# play match"), COUNT (2000), WARM (200), CODE (a xiangqi middlegame),
 # CARGO_TARGET_DIR (target), BUILD (1: build first), PROFILE (0), OUT.
 set -euo pipefail
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
@@ -33,7 +37,7 @@ export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0 QIPAN_WORKERS=1 RUST_LOG=warn
 cd "$(dirname "$0")/../.."
 
 GAMES=${GAMES:-xiangqi gomoku}
-WHAT=${WHAT:-cached read play}
+WHAT=${WHAT:-cached read play match}
 COUNT=${COUNT:-2000}
 WARM=${WARM:-200}
 CODE=${CODE:-VVRWU1dBRT1SHEMqNjo-WgQDBQIGFCsBBxJaGx8jL1o}
@@ -92,20 +96,64 @@ requests() {
     done
 }
 
+# Creates the matches of the line file $1 (perf/load/src/bin/match_line.rs)
+# and prints its moves as `id token move`, one a line.
+create_matches() {
+    local id= token= word seed
+    while read -r word seed; do
+        if [[ $word == new ]]; then
+            read -r id token < <(curl -fsS -X POST -H 'content-type: application/json' \
+                -d "{\"game\": \"2048\", \"seed\": $seed}" \
+                "http://127.0.0.1:$PORT/v1/matches" |
+                python3 -c 'import json, sys; v = json.load(sys.stdin); print(v["id"], v["token"])')
+        else
+            printf '%s %s %s\n' "$id" "$token" "$word"
+        fi
+    done <"$1"
+}
+
+# A curl config of the first $2 moves of the file $1 (`id token move`).
+match_requests() {
+    local first=1
+    head -n "$2" "$1" | while read -r id token move; do
+        [[ $first == 1 ]] || printf 'next\n'
+        first=0
+        printf 'url = "http://127.0.0.1:%s/v1/matches/%s/play"\n' "$PORT" "$id"
+        printf 'header = "content-type: application/json"\n'
+        printf 'header = "authorization: Bearer %s"\n' "$token"
+        printf 'data = "{\\"actions\\": [\\"%s\\"]}"\n' "$move"
+        printf 'output = "/dev/null"\nwrite-out = "%%{http_code}\\n"\n'
+    done
+}
+
 # Total instructions of one server run under callgrind answering the first
 # $1 requests. Arguments: the count, the mode, the positions file, the game,
 # the callgrind output file, then the server's command.
 instructions() {
     local n=$1 mode=$2 file=$3 game=$4 out=$5
     shift 5
+    # A match run starts on an empty database; a read of a code needs none.
+    local probe
+    if [[ $mode == match ]]; then
+        rm -f "$tmp"/cost.db*
+        probe=/healthz
+    else
+        probe="/v1/$game/$(head -n 1 "$file" | cut -d' ' -f1)"
+    fi
     valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >"$tmp/server.log" 2>&1 &
     server_pid=$!
-    # A read both servers answer (fixed_json has no /healthz).
-    wait_for "http://127.0.0.1:$PORT/v1/$game/$(head -n 1 "$file" | cut -d' ' -f1)" || {
+    # An answer both servers give (fixed_json has no /healthz).
+    wait_for "http://127.0.0.1:$PORT$probe" || {
         cat "$tmp/server.log" >&2
         return 1
     }
-    requests "$mode" "$file" 1 "$n" "$game" >"$tmp/requests.cfg"
+    if [[ $mode == match ]]; then
+        # Each line of $file becomes `id token move`.
+        create_matches "$file" >"$tmp/moves.txt"
+        match_requests "$tmp/moves.txt" "$n" >"$tmp/requests.cfg"
+    else
+        requests "$mode" "$file" 1 "$n" "$game" >"$tmp/requests.cfg"
+    fi
     local codes
     codes=$(curl -sS -K "$tmp/requests.cfg" | sort | uniq -c)
     if [[ $codes != *" $n 200" ]]; then
@@ -150,6 +198,7 @@ qipan() {
 for game in $GAMES; do
     "$BIN/positions" "$game" $((WARM + COUNT)) 7 >"$tmp/$game.txt"
 done
+"$BIN/match_line" $((WARM + COUNT)) 7 >"$tmp/match-line.txt"
 first=${GAMES%% *}
 
 if [[ " $WHAT " == *" cached "* ]]; then
@@ -188,3 +237,9 @@ for game in $GAMES; do
             "$BIN/fixed_json" "127.0.0.1:$PORT" "$tmp/read.json" "$tmp/play.json"
     done
 done
+
+if [[ " $WHAT " == *" match "* ]]; then
+    # shellcheck disable=SC2046
+    measure match "$tmp/match-line.txt" 2048 "2048-match-move" -- \
+        "$BIN/qipan" --addr "127.0.0.1:$PORT" --database-url "sqlite:$tmp/cost.db"
+fi

@@ -95,8 +95,125 @@ struct Head {
 }
 
 /// Reads one head at the start of `bytes` as actix does: `None` while it is
-/// not whole yet.
+/// not whole yet. A plain head (nearly every one) is read in one pass by
+/// [`read_plain_head`]; any other by httparse, as actix reads it.
 fn read_head(bytes: &[u8]) -> Result<Option<Head>, Refusal> {
+    match read_plain_head(bytes) {
+        Some(head) => Ok(Some(head)),
+        None => read_any_head(bytes),
+    }
+}
+
+/// The bytes of a header field's name (a token, RFC 9110 section 5.6.2).
+const TOKEN: [bool; 256] = {
+    let mut token = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        token[b] = matches!(
+            b as u8,
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9'
+                | b'!' | b'#' | b'$' | b'%' | b'&' | b'\'' | b'*' | b'+' | b'-' | b'.'
+                | b'^' | b'_' | b'`' | b'|' | b'~'
+        );
+        b += 1;
+    }
+    token
+};
+
+/// The bytes of a plain header field's value: visible ASCII, space, tab.
+const VALUE: [bool; 256] = {
+    let mut value = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        value[b] = b == 0x09 || (b >= 0x20 && b < 0x7f);
+        b += 1;
+    }
+    value
+};
+
+/// A whole head at the start of `bytes` in the plainest form, read in one
+/// pass: a usual method, a plain path, `HTTP/1.1`, lines ending in CRLF,
+/// field values of visible ASCII, one `Host`, at most one `Content-Length`
+/// of digits, no `Transfer-Encoding` or `Upgrade`, at most
+/// [`MAX_HEADERS`] fields. Such a head is one httparse and actix read, and
+/// [`read_any_head`] would read it the same (a test checks both agree);
+/// anything else is `None`, left to [`read_any_head`].
+fn read_plain_head(bytes: &[u8]) -> Option<Head> {
+    let method_end = bytes.iter().take(8).position(|&b| b == b' ')?;
+    // Methods whose requests are framed by their fields alone (not
+    // CONNECT, left to httparse).
+    if !matches!(
+        &bytes[..method_end],
+        b"GET" | b"HEAD" | b"POST" | b"PUT" | b"DELETE" | b"PATCH" | b"OPTIONS"
+    ) {
+        return None;
+    }
+    let target = method_end + 1;
+    if bytes.get(target) != Some(&b'/') {
+        return None;
+    }
+    let mut i = target
+        + bytes[target..]
+            .iter()
+            .position(|&b| !PLAIN[usize::from(b)])?;
+    if i - target >= usize::from(u16::MAX) - 1 || !bytes[i..].starts_with(b" HTTP/1.1\r\n") {
+        return None;
+    }
+    i += b" HTTP/1.1\r\n".len();
+    let (mut length, mut host, mut fields) = (None, false, 0);
+    while !bytes[i..].starts_with(b"\r\n") {
+        fields += 1;
+        let name_end = i + bytes[i..].iter().position(|&b| !TOKEN[usize::from(b)])?;
+        if fields > MAX_HEADERS || name_end == i || bytes[name_end] != b':' {
+            return None;
+        }
+        let name = &bytes[i..name_end];
+        let value_end = name_end
+            + 1
+            + bytes[name_end + 1..]
+                .iter()
+                .position(|&b| !VALUE[usize::from(b)])?;
+        if !bytes[value_end..].starts_with(b"\r\n") {
+            return None;
+        }
+        let value = bytes[name_end + 1..value_end].trim_ascii();
+        i = value_end + 2;
+        match name.len() {
+            4 if name.eq_ignore_ascii_case(b"host") => {
+                if std::mem::replace(&mut host, true) {
+                    return None;
+                }
+            }
+            14 if name.eq_ignore_ascii_case(b"content-length") => {
+                let digits =
+                    !value.is_empty() && value.len() < 20 && value.iter().all(u8::is_ascii_digit);
+                if length.is_some() || !digits {
+                    return None;
+                }
+                length = Some(
+                    value
+                        .iter()
+                        .fold(0, |n: u64, &d| n * 10 + u64::from(d - b'0')),
+                );
+            }
+            7 if name.eq_ignore_ascii_case(b"upgrade") => return None,
+            17 if name.eq_ignore_ascii_case(b"transfer-encoding") => return None,
+            _ => {}
+        }
+    }
+    if !host {
+        return None;
+    }
+    let next = match length {
+        Some(n) if n > 0 => Framing::Body(n),
+        _ => Framing::Head,
+    };
+    Some(Head { len: i + 2, next })
+}
+
+/// Reads one head at the start of `bytes` as actix does, with httparse:
+/// `None` while it is not whole yet.
+fn read_any_head(bytes: &[u8]) -> Result<Option<Head>, Refusal> {
     // Left uninitialized: httparse writes the fields it finds.
     let mut fields = [const { MaybeUninit::<httparse::Header<'_>>::uninit() }; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut []);
@@ -454,7 +571,133 @@ impl AsyncWrite for Guarded {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
     use super::*;
+
+    /// A head of the parts given, fields ending in CRLF.
+    fn head_of(method: &str, target: &str, version: &str, fields: &[&str]) -> Vec<u8> {
+        let mut head = format!("{method} {target} {version}\r\n");
+        for field in fields {
+            head.push_str(field);
+            head.push_str("\r\n");
+        }
+        head.push_str("\r\n");
+        head.into_bytes()
+    }
+
+    #[test]
+    fn usual_heads_are_read_in_one_pass() {
+        for head in [
+            head_of(
+                "GET",
+                "/v1/xiangqi/VVRWU1dBRT1SHEMqNjo-WgQDBQIGFCsBBxJaGx8jL1o",
+                "HTTP/1.1",
+                &[
+                    "Host: 127.0.0.1:8080",
+                    "User-Agent: curl/7.88.1",
+                    "Accept: */*",
+                ],
+            ),
+            head_of(
+                "POST",
+                "/v1/matches/1bd60e27-c383-4edc-8f73-622531a147e5/play?x=1",
+                "HTTP/1.1",
+                &[
+                    "host: qipan.example",
+                    "content-type: application/json",
+                    "authorization: Bearer abc",
+                    "content-length: 21",
+                    "accept-language: zh-CN,zh;q=0.9,en;q=0.8",
+                ],
+            ),
+        ] {
+            let plain = read_plain_head(&head).expect("a plain head");
+            assert_eq!(read_any_head(&head), Ok(Some(plain)));
+        }
+    }
+
+    /// Fields, plain and not, for the agreement tests.
+    const FIELDS: [&str; 22] = [
+        "Host: a",
+        "host:a",
+        "HOST: b:8080 ",
+        "Content-Length: 5",
+        "content-length: 0",
+        "Content-Length: 007",
+        "Content-Length: +5",
+        "Content-Length: 99999999999999999999",
+        "Content-Length: 18446744073709551615",
+        "Content-Length: 5 ",
+        "Content-Length:",
+        "Content-Length: 5, 5",
+        "Transfer-Encoding: chunked",
+        "Upgrade: websocket",
+        "Upgrade: h2c",
+        "X-A: \t v \t",
+        "X-B: é",
+        "X-C: a\x7fb",
+        "Bad Name: x",
+        ": x",
+        " folded",
+        "X:\x00",
+    ];
+
+    /// Bytes that matter to a head's reading, and some that do not.
+    const BYTES: [u8; 20] = [
+        0x00, 0x7f, 0x80, 0xff, b'\t', b' ', b'\r', b'\n', b':', b'+', b'a', b'9', b'/', b'%',
+        b'|', b'"', b'{', b'-', b'0', 0x0c,
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Whatever the one-pass reader reads, httparse reads the same.
+        #[test]
+        fn a_plain_head_is_read_as_httparse_reads_it(
+            method in select(vec!["GET", "GET", "HEAD", "POST", "POST", "PUT", "DELETE", "PATCH",
+                "OPTIONS", "CONNECT", "TRACE", "get", "G\x01T", ""]),
+            target in select(vec!["/", "/v1/xiangqi/abc", "/v1/2048/x?y=%20", "/a?b=c&d=%20",
+                "*", "/a b", "/\x7f", "http://h/", "/é", "", "/a|b"]),
+            version in select(vec!["HTTP/1.1", "HTTP/1.1", "HTTP/1.1", "HTTP/1.0", "HTTP/2.0",
+                "http/1.1", "HTTP/1.1 "]),
+            host in any::<bool>(),
+            mut fields in prop::collection::vec(select(FIELDS.to_vec()), 0..4),
+            tail in select(vec!["", "GET / HTTP/1.1\r\n", "ab"]),
+        ) {
+            if host {
+                fields.insert(0, "Host: a");
+            }
+            let mut bytes = head_of(method, target, version, &fields);
+            bytes.extend_from_slice(tail.as_bytes());
+            if let Some(head) = read_plain_head(&bytes) {
+                prop_assert_eq!(read_any_head(&bytes), Ok(Some(head)));
+            }
+        }
+
+        /// The same for a usual head with one byte changed, or cut short.
+        #[test]
+        fn a_changed_head_is_read_as_httparse_reads_it(
+            at in 0usize..200, byte in select(BYTES.to_vec()), cut in any::<bool>(),
+        ) {
+            let mut bytes = head_of(
+                "POST",
+                "/v1/xiangqi/abc/play",
+                "HTTP/1.1",
+                &["Host: a:1", "Content-Length: 12", "Accept: */*"],
+            );
+            let at = at % bytes.len();
+            if cut {
+                bytes.truncate(at);
+            } else {
+                bytes[at] = byte;
+            }
+            if let Some(head) = read_plain_head(&bytes) {
+                prop_assert_eq!(read_any_head(&bytes), Ok(Some(head)));
+            }
+        }
+    }
 
     fn checked(chunks: &[&[u8]]) -> Reading {
         let mut reading = Reading::default();

@@ -6,6 +6,8 @@
 //!   with qipan's header lines;
 //! - `positions`: distinct positions with a legal move each, for uncached
 //!   reads and plays;
+//! - `match_line`: a seeded line of moves in 2048 solo matches, for the cost
+//!   of a match move;
 //! - `match_load`: persisted moves per second;
 //! - `live_load`: live streams (fan-out, idle memory, moves beside watchers);
 //! - `chaos_load`: acknowledged moves journaled across `kill -9`.
