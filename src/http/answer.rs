@@ -99,6 +99,26 @@ impl Rendered {
         self.body.len() as u64 + room + 64
     }
 
+    /// The media type of the body.
+    pub fn content_type(&self) -> &HeaderValue {
+        &self.content_type
+    }
+
+    /// Whether the body has compressed forms (and its answers vary by
+    /// `Accept-Encoding`).
+    pub fn is_encodable(&self) -> bool {
+        self.encoded.is_some()
+    }
+
+    /// The body and `ETag` of [`immutable`]'s answer to `req` when it is a
+    /// full `200` in no coding (not `304`, not compressed), for an answer
+    /// whose other fields are made once ([`crate::http::reads`]).
+    pub fn plain_answer(&self, req: &HttpRequest) -> Option<(Bytes, HeaderValue)> {
+        let (body, etag, etag_header, coding) = self.form(req);
+        (coding == Coding::Identity && !conditional::client_has(req, etag))
+            .then(|| (body, etag_header.clone()))
+    }
+
     /// The body, tag and coding to answer `req` with.
     fn form(&self, req: &HttpRequest) -> (Bytes, &EntityTag, &HeaderValue, Coding) {
         let plain = (
@@ -130,7 +150,8 @@ impl Rendered {
     }
 }
 
-const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
+pub(crate) const IMMUTABLE: HeaderValue =
+    HeaderValue::from_static("public, max-age=31536000, immutable");
 
 /// How long a description of the service itself (the games list) may be
 /// served from a cache before it is asked again: a deploy that adds a

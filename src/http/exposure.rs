@@ -17,7 +17,7 @@
 
 use actix_web::body::BoxBody;
 use actix_web::dev::ServiceResponse;
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header::{self, HeaderMap, HeaderValue};
 
 /// The policy of SVG answers.
 pub const SVG_POLICY: &str =
@@ -25,19 +25,21 @@ pub const SVG_POLICY: &str =
 
 /// Adds the headers to an answer on its way out.
 pub fn harden(res: &mut ServiceResponse<BoxBody>) {
-    let embeddable = {
-        let path = res.request().path();
-        path.starts_with("/p/") || path.starts_with("/m/")
-    };
+    let path = res.request().path();
+    let embeddable = path.starts_with("/p/") || path.starts_with("/m/");
+    harden_fields(embeddable, res.headers_mut());
+}
+
+/// Adds the headers to the fields of an answer, embeddable or not.
+pub fn harden_fields(embeddable: bool, headers: &mut HeaderMap) {
     // The media type, as written (compared without regard to case).
-    let kind = res.headers().get(header::CONTENT_TYPE).map(|v| {
+    let kind = headers.get(header::CONTENT_TYPE).map(|v| {
         let v = v.as_bytes();
         let end = v.iter().position(|&b| b == b';').unwrap_or(v.len());
         v[..end].trim_ascii()
     });
     let svg = kind.is_some_and(|k| k.eq_ignore_ascii_case(b"image/svg+xml"));
     let image = kind.is_some_and(|k| k.len() >= 6 && k[..6].eq_ignore_ascii_case(b"image/"));
-    let headers = res.headers_mut();
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),

@@ -108,11 +108,11 @@ where
         let method = self.counting.then(|| req.method().clone());
         let draining = self.draining.is_on();
         let refusal = connections::refusal(&req).or_else(|| host::refusal(&self.hosts, &req));
-        let (answer, route) = match refusal {
-            Some(answer) => (Some(answer), None),
+        let (answer, route, hardened) = match refusal {
+            Some(answer) => (Some(answer), None, false),
             None => match self.reads.answer(&req) {
-                Some((answer, route)) => (Some(answer), Some(route)),
-                None => (None, None),
+                Some(read) => (Some(read.response), Some(read.route), read.hardened),
+                None => (None, None, false),
             },
         };
         let (state, deadline) = match answer {
@@ -140,6 +140,7 @@ where
                 head,
                 method,
                 route,
+                hardened,
                 draining,
                 deadline,
             },
@@ -166,6 +167,9 @@ struct Ends {
     /// The route pattern of an answer from the view cache (no route
     /// matched it).
     route: Option<&'static str>,
+    /// Whether the answer has the headers of [`exposure::harden`] already
+    /// (a read's, made once for all).
+    hardened: bool,
     draining: bool,
     deadline: Option<Armed>,
 }
@@ -252,7 +256,9 @@ impl Ends {
             );
         }
         res.headers_mut().insert(REQUEST_ID, id);
-        exposure::harden(&mut res);
+        if !self.hardened {
+            exposure::harden(&mut res);
+        }
         if self.head {
             res = res.map_body(|_, _| BoxBody::new(actix_web::body::None::new()));
         }

@@ -131,6 +131,28 @@ const VALUE: [bool; 256] = {
     value
 };
 
+/// How many bytes at the start of `bytes` are [`VALUE`] bytes, when a byte
+/// that is not follows them: eight bytes at a time while they are all
+/// visible ASCII or spaces, then one by one.
+fn value_run(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let mut i = 0;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
+        // A byte under 0x20 (its high bit set by the subtraction, not in
+        // `x`), or of 0x7f and over (set by the addition, or in `x`): a
+        // carry may mark a later byte too, which only sends it below.
+        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+        let above = (x.wrapping_add(ONES) | x) & HIGHS;
+        if below | above != 0 {
+            break;
+        }
+        i += 8;
+    }
+    Some(i + bytes[i..].iter().position(|&b| !VALUE[usize::from(b)])?)
+}
+
 /// A whole head at the start of `bytes` in the plainest form, read in one
 /// pass: a usual method, a plain path, `HTTP/1.1`, lines ending in CRLF,
 /// field values of visible ASCII, one `Host`, at most one `Content-Length`
@@ -168,11 +190,7 @@ fn read_plain_head(bytes: &[u8]) -> Option<Head> {
             return None;
         }
         let name = &bytes[i..name_end];
-        let value_end = name_end
-            + 1
-            + bytes[name_end + 1..]
-                .iter()
-                .position(|&b| !VALUE[usize::from(b)])?;
+        let value_end = name_end + 1 + value_run(&bytes[name_end + 1..])?;
         if !bytes[value_end..].starts_with(b"\r\n") {
             return None;
         }
@@ -585,6 +603,22 @@ mod tests {
         }
         head.push_str("\r\n");
         head.into_bytes()
+    }
+
+    #[test]
+    fn value_runs_end_at_the_first_byte_not_of_a_value() {
+        for b in 0u8..=255 {
+            for at in 0..20 {
+                for fill in [b'a', b' ', b'~', b'\t'] {
+                    let mut bytes = vec![fill; 24];
+                    bytes[at] = b;
+                    let expected = bytes.iter().position(|&b| !VALUE[usize::from(b)]);
+                    assert_eq!(value_run(&bytes), expected, "{b:#x} at {at}");
+                }
+            }
+        }
+        assert_eq!(value_run(b"abcdefghijklmnop\r\n"), Some(16));
+        assert_eq!(value_run(b"abcdefghij"), None);
     }
 
     #[test]

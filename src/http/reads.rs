@@ -14,13 +14,16 @@
 
 use std::sync::Arc;
 
+use std::sync::OnceLock;
+
 use actix_web::dev::ServiceRequest;
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::http::Method;
+use actix_web::http::header::{self, HeaderMap, HeaderValue};
+use actix_web::http::{Method, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use qipan_rules::GameKind;
 
-use super::answer::{base_url, immutable, prefers_html, Rendered};
+use super::answer::{base_url, immutable, prefers_html, Rendered, IMMUTABLE};
+use super::exposure;
 use crate::games;
 use crate::http::cache::ViewCache;
 use crate::problem::ApiError;
@@ -106,9 +109,8 @@ impl Reads {
         }
     }
 
-    /// The answer to `req`, with the route pattern to count it under, when
-    /// it is a read of a code.
-    pub fn answer(&self, req: &ServiceRequest) -> Option<(HttpResponse, &'static str)> {
+    /// The answer to `req`, when it is a read of a code.
+    pub fn answer(&self, req: &ServiceRequest) -> Option<Read> {
         if !matches!(*req.method(), Method::GET | Method::HEAD) {
             return None;
         }
@@ -118,17 +120,77 @@ impl Reads {
             return None;
         }
         let view = read_view(http, self.public_url.as_deref(), &self.cache, kind, code).ok()?;
-        let mut response = read_answer(http, view);
+        let (mut response, hardened) = match plain_read_answer(http, &view) {
+            Some(response) => (response, true),
+            None => {
+                let mut response = read_answer(http, view);
+                response
+                    .headers_mut()
+                    .insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
+                (response, false)
+            }
+        };
         let headers = response.headers_mut();
-        headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
         if req.headers().contains_key(header::ORIGIN) {
             headers.insert(
                 header::ACCESS_CONTROL_ALLOW_ORIGIN,
                 HeaderValue::from_static("*"),
             );
         }
-        Some((response, read_pattern(kind)))
+        Some(Read {
+            response,
+            route: read_pattern(kind),
+            hardened,
+        })
     }
+}
+
+/// A read answered before routing.
+pub struct Read {
+    /// The answer.
+    pub response: HttpResponse,
+    /// The route pattern to count it under.
+    pub route: &'static str,
+    /// Whether it has the headers of [`exposure::harden`] already.
+    pub hardened: bool,
+}
+
+/// A read's answer when it is a full `200` in no coding (nearly always):
+/// its fields but `ETag` are the same for every such read, so they are made
+/// once and cloned, which costs a fraction of adding them one by one.
+fn plain_read_answer(req: &HttpRequest, view: &Rendered) -> Option<HttpResponse> {
+    if view.content_type() != JSON {
+        return None;
+    }
+    let (body, etag) = view.plain_answer(req)?;
+    let mut response = HttpResponse::with_body(StatusCode::OK, body).map_into_boxed_body();
+    let headers = response.headers_mut();
+    *headers = read_fields(view.is_encodable()).clone();
+    headers.insert(header::ETAG, etag);
+    Some(response)
+}
+
+/// The media type of views.
+const JSON: HeaderValue = HeaderValue::from_static("application/json");
+
+/// The fields of a full `200` read in no coding but its `ETag`: those
+/// [`immutable`], [`read_answer`], [`Reads::answer`] and
+/// [`exposure::harden`] give it (a test checks they agree), for a view with
+/// compressed forms or without.
+fn read_fields(encodable: bool) -> &'static HeaderMap {
+    static FIELDS: [OnceLock<HeaderMap>; 2] = [const { OnceLock::new() }; 2];
+    FIELDS[usize::from(encodable)].get_or_init(|| {
+        let mut fields = HeaderMap::new();
+        fields.insert(header::CACHE_CONTROL, IMMUTABLE);
+        if encodable {
+            fields.append(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        }
+        fields.insert(header::CONTENT_TYPE, JSON);
+        fields.append(header::VARY, HeaderValue::from_static("Accept"));
+        fields.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
+        exposure::harden_fields(false, &mut fields);
+        fields
+    })
 }
 
 /// [`EXPOSED`] as one header value.
@@ -228,6 +290,47 @@ mod tests {
         ] {
             assert_eq!(read_path(path), None, "{path}");
         }
+    }
+
+    /// The fields of an answer, in a comparable order.
+    fn fields(headers: &HeaderMap) -> Vec<(String, Vec<Vec<u8>>)> {
+        let mut fields: Vec<(String, Vec<Vec<u8>>)> = headers
+            .keys()
+            .map(|name| {
+                let values = headers
+                    .get_all(name)
+                    .map(|v| v.as_bytes().to_vec())
+                    .collect();
+                (name.to_string(), values)
+            })
+            .collect();
+        fields.sort();
+        fields
+    }
+
+    #[test]
+    fn a_plain_read_has_the_fields_of_any_other() {
+        use actix_web::test::TestRequest;
+        let small = Rendered::new("{}");
+        let large = Rendered::new(format!("{{\"a\": \"{}\"}}", "x".repeat(4096)));
+        assert!(!small.is_encodable() && large.is_encodable());
+        for view in [small, large] {
+            let req = TestRequest::get().uri("/v1/xiangqi/abc").to_http_request();
+            let plain = plain_read_answer(&req, &view).expect("a plain answer");
+            let mut other = read_answer(&req, view.clone());
+            other
+                .headers_mut()
+                .insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed());
+            exposure::harden_fields(false, other.headers_mut());
+            assert_eq!(fields(plain.headers()), fields(other.headers()));
+            assert_eq!(plain.status(), other.status());
+        }
+        let req = TestRequest::get()
+            .uri("/v1/xiangqi/abc")
+            .insert_header((header::ACCEPT_ENCODING, "br"))
+            .to_http_request();
+        let large = Rendered::new(format!("{{\"a\": \"{}\"}}", "x".repeat(4096)));
+        assert!(plain_read_answer(&req, &large).is_none());
     }
 
     #[test]
