@@ -198,9 +198,10 @@ fn read_plain_head(bytes: &[u8]) -> Option<Head> {
         i = value_end + 2;
         match name.len() {
             4 if name.eq_ignore_ascii_case(b"host") => {
-                if std::mem::replace(&mut host, true) {
+                if host {
                     return None;
                 }
+                host = true;
             }
             14 if name.eq_ignore_ascii_case(b"content-length") => {
                 let digits =

@@ -26,9 +26,9 @@ pub fn match_page_url(base: &str, id: MatchId) -> String {
 /// `wss:` for `https:`.
 fn socket_url(url: &str) -> String {
     match url.split_once("://") {
-        Some(("https", rest)) => format!("wss://{rest}/ws"),
-        Some((_, rest)) => format!("ws://{rest}/ws"),
-        None => format!("{url}/ws"),
+        Some(("https", rest)) => ["wss://", rest, "/ws"].concat(),
+        Some((_, rest)) => ["ws://", rest, "/ws"].concat(),
+        None => [url, "/ws"].concat(),
     }
 }
 
@@ -126,14 +126,17 @@ pub(super) fn render_with(
         ),
         None => (None, None, None),
     };
-    let url = match_url(base, m.id);
+    // The URLs, each in one allocation (as match_url and match_page_url
+    // would make them).
+    let id = m.id.to_string();
+    let url = [base, "/v1/matches/", &id].concat();
     let view = MatchView {
-        id: m.id.to_string(),
-        history_url: format!("{url}/history"),
-        page: match_page_url(base, m.id),
-        events_url: format!("{url}/events"),
+        history_url: [&url, "/history"].concat(),
+        page: [base, "/m/", &id].concat(),
+        events_url: [&url, "/events"].concat(),
         ws_url: socket_url(&url),
         url,
+        id,
         game: m.game.as_str(),
         mode: m.mode.into(),
         version: m.version.get(),

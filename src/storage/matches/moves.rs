@@ -2,6 +2,8 @@
 //! reads of one ply or a range of them.
 
 #[allow(unused_imports)]
+use std::sync::OnceLock;
+
 use super::*;
 
 /// The kept moves (the history window) of the match whose id is parameter
@@ -53,7 +55,24 @@ pub(super) async fn insert_moves(
     moves: &[KeptMove],
 ) -> Result<(), StorageError> {
     for chunk in moves.chunks(MOVES_PER_INSERT) {
-        let rows: Vec<String> = (0..chunk.len())
+        let sql = insert_sql(chunk.len());
+        let mut q = sqlx::query(sql).bind(id);
+        for mv in chunk {
+            q = bind_move(q, mv);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+/// The statement inserting `rows` moves (1 to [`MOVES_PER_INSERT`]) of
+/// match `$1`, each with its [`MOVE_PARAMS`] parameters in turn: made once
+/// for each number of rows, not for each write.
+fn insert_sql(rows: usize) -> &'static str {
+    static SQL: [OnceLock<String>; MOVES_PER_INSERT] =
+        [const { OnceLock::new() }; MOVES_PER_INSERT];
+    SQL[rows - 1].get_or_init(|| {
+        let rows: Vec<String> = (0..rows)
             .map(|r| {
                 let first = 2 + r * MOVE_PARAMS;
                 let params: Vec<String> = (first..first + MOVE_PARAMS)
@@ -62,17 +81,11 @@ pub(super) async fn insert_moves(
                 format!("($1, {})", params.join(", "))
             })
             .collect();
-        let sql = format!(
+        format!(
             "INSERT INTO moves (match_id, {MOVE_COLUMNS}) VALUES {}",
             rows.join(", ")
-        );
-        let mut q = sqlx::query(&sql).bind(id);
-        for mv in chunk {
-            q = bind_move(q, mv);
-        }
-        q.execute(&mut **tx).await?;
-    }
-    Ok(())
+        )
+    })
 }
 
 /// Rows of `moves` one insert statement writes at most (well within both
