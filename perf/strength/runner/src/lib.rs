@@ -121,6 +121,9 @@ pub struct Ucci {
     input: ChildStdin,
     output: BufReader<ChildStdout>,
     protocol: Protocol,
+    /// The depth of the engine's last `info depth` line before its last
+    /// move (0 when it sent none).
+    pub last_depth: u32,
 }
 
 impl Ucci {
@@ -145,6 +148,7 @@ impl Ucci {
             input,
             output,
             protocol: protocol.clone(),
+            last_depth: 0,
         };
         match protocol {
             Protocol::Ucci => {
@@ -205,7 +209,17 @@ impl Ucci {
     ) -> Result<Option<Move>, SeesDraw> {
         self.position(position, moves);
         self.send(go);
-        let reply = self.wait_for(&["bestmove", "nobestmove"]);
+        self.last_depth = 0;
+        let reply = loop {
+            let line = self.wait_for(&["info", "bestmove", "nobestmove"]);
+            let mut words = line.split_whitespace();
+            if words.next() != Some("info") {
+                break line;
+            }
+            if let (Some("depth"), Some(d)) = (words.next(), words.next()) {
+                self.last_depth = d.parse().unwrap_or(self.last_depth);
+            }
+        };
         let mut words = reply.split_whitespace();
         if words.next() == Some("nobestmove") {
             return Err(SeesDraw);

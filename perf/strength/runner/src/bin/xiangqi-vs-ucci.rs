@@ -142,6 +142,7 @@ fn main() {
     let start_fen = Position::start().to_fen();
     let mut tally = Tally::default();
     let (mut our_nodes, mut our_time, mut our_depth, mut our_moves) = (0u64, 0f64, 0u64, 0u64);
+    let (mut their_depth, mut their_moves, mut their_shallow) = (0u64, 0u64, 0u64);
     for (g, (name, line)) in OPENINGS.iter().enumerate().skip(skip).take(openings) {
         for ours in Side::ALL {
             let mut game = History::new(Position::start(), Counters::default());
@@ -178,7 +179,11 @@ fn main() {
                     a.best().copied()
                 } else {
                     let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-                    match them.play(&start_fen, &moves, &go) {
+                    let reply = them.play(&start_fen, &moves, &go);
+                    their_depth += u64::from(them.last_depth);
+                    their_moves += 1;
+                    their_shallow += u64::from(them.last_depth <= 3);
+                    match reply {
                         Ok(m) => m,
                         // The rules crate says the game goes on: ask again
                         // from the bare position, so that ElephantEye's own
@@ -225,6 +230,14 @@ fn main() {
             our_moves,
             our_depth as f64 / our_moves as f64,
             our_nodes as f64 / our_time
+        );
+    }
+    if their_moves > 0 {
+        println!(
+            "them: {} moves, mean depth {:.1} (of their last info line), {} moves at depth 3 or less",
+            their_moves,
+            their_depth as f64 / their_moves as f64,
+            their_shallow
         );
     }
 }
