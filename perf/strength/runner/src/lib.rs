@@ -1,11 +1,12 @@
-//! What the match runners share: the score report, and a UCCI engine
-//! driven over its standard input and output.
+//! What the match runners share: the score report, and a xiangqi engine
+//! driven over its standard input and output in UCCI (ElephantEye) or UCI
+//! (Fairy-Stockfish).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
-use qipan_rules::xiangqi::Move;
+use qipan_rules::xiangqi::{Move, Square};
 
 /// Wins, draws and losses of our engine, and what they say in Elo.
 #[derive(Debug, Default, Clone, Copy)]
@@ -55,16 +56,85 @@ impl Tally {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeesDraw;
 
-/// A UCCI engine (ElephantEye, say) playing without its book.
+/// How an engine is spoken to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCCI (ElephantEye): moves in ICCS (`h2e2`, ranks 0–9), searches
+    /// timed by `go time T movestogo 1`, played without the opening book.
+    Ucci,
+    /// UCI with a variant (Fairy-Stockfish): `UCI_Variant` set to
+    /// `variant`, the `options` (name, value) set after it; moves with
+    /// ranks 1–10 (`h3e3`, see [`uci_move`]), searches timed by
+    /// `go movetime T`.
+    Uci {
+        /// The `UCI_Variant` value, `xiangqi`.
+        variant: String,
+        /// Further `setoption` pairs, such as (`Use NNUE`, `false`).
+        options: Vec<(String, String)>,
+    },
+}
+
+impl Protocol {
+    /// The search command for `ms` milliseconds a move.
+    pub fn go_time(&self, ms: u64) -> String {
+        match self {
+            Protocol::Ucci => format!("go time {ms} movestogo 1"),
+            Protocol::Uci { .. } => format!("go movetime {ms}"),
+        }
+    }
+}
+
+/// A UCI point as Fairy-Stockfish writes xiangqi: the ICCS file, then the
+/// rank counted from 1 at red's back rank to 10 at black's (ICCS `e0` is
+/// `e1`, `a9` is `a10`).
+pub fn uci_square(sq: Square) -> String {
+    format!("{}{}", char::from(b'a' + sq.file()), sq.rank() + 1)
+}
+
+/// A move in Fairy-Stockfish's xiangqi notation (`h2e2` is `h3e3`).
+pub fn uci_move(m: Move) -> String {
+    format!("{}{}", uci_square(m.from), uci_square(m.to))
+}
+
+/// Reads a move in Fairy-Stockfish's xiangqi notation: `None` for
+/// anything else (`(none)` when it has no move, a rank 0 or 11, a file
+/// past `i`).
+pub fn parse_uci_move(text: &str) -> Option<Move> {
+    fn square(text: &str) -> Option<(Square, &str)> {
+        let file = text.bytes().next().filter(u8::is_ascii_lowercase)? - b'a';
+        let digits = text[1..].bytes().take_while(u8::is_ascii_digit).count();
+        let rank: u8 = text[1..1 + digits].parse().ok()?;
+        let sq = Square::from_iccs(file, rank.checked_sub(1)?)?;
+        Some((sq, &text[1 + digits..]))
+    }
+    if !text.is_ascii() || text.len() > 6 {
+        return None;
+    }
+    let (from, rest) = square(text)?;
+    let (to, rest) = square(rest)?;
+    (rest.is_empty() && from != to).then_some(Move { from, to })
+}
+
+/// A xiangqi engine (ElephantEye over UCCI, Fairy-Stockfish over UCI).
 pub struct Ucci {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
+    protocol: Protocol,
+    /// The depth of the engine's last `info depth` line before its last
+    /// move (0 when it sent none).
+    pub last_depth: u32,
 }
 
 impl Ucci {
-    /// Starts the engine at `path` and waits for `ucciok`.
+    /// Starts the UCCI engine at `path` and waits for `ucciok`.
     pub fn start(path: &str) -> Ucci {
+        Ucci::start_with(path, Protocol::Ucci)
+    }
+
+    /// Starts the engine at `path`, speaking `protocol`, and waits until
+    /// it is ready for a game.
+    pub fn start_with(path: &str, protocol: Protocol) -> Ucci {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -77,11 +147,28 @@ impl Ucci {
             child,
             input,
             output,
+            protocol: protocol.clone(),
+            last_depth: 0,
         };
-        u.send("ucci");
-        u.wait_for(&["ucciok"]);
-        u.send("setoption usebook false");
-        u.send("setoption newgame");
+        match protocol {
+            Protocol::Ucci => {
+                u.send("ucci");
+                u.wait_for(&["ucciok"]);
+                u.send("setoption usebook false");
+                u.send("setoption newgame");
+            }
+            Protocol::Uci { variant, options } => {
+                u.send("uci");
+                u.wait_for(&["uciok"]);
+                u.send(&format!("setoption name UCI_Variant value {variant}"));
+                for (name, value) in &options {
+                    u.send(&format!("setoption name {name} value {value}"));
+                }
+                u.send("ucinewgame");
+                u.send("isready");
+                u.wait_for(&["readyok"]);
+            }
+        }
         u
     }
 
@@ -120,40 +207,63 @@ impl Ucci {
         moves: &[String],
         go: &str,
     ) -> Result<Option<Move>, SeesDraw> {
-        if moves.is_empty() {
-            self.send(&format!("position fen {position}"));
-        } else {
-            self.send(&format!(
-                "position fen {position} moves {}",
-                moves.join(" ")
-            ));
-        }
+        self.position(position, moves);
         self.send(go);
-        let reply = self.wait_for(&["bestmove", "nobestmove"]);
+        self.last_depth = 0;
+        let reply = loop {
+            let line = self.wait_for(&["info", "bestmove", "nobestmove"]);
+            let mut words = line.split_whitespace();
+            if words.next() != Some("info") {
+                break line;
+            }
+            if let (Some("depth"), Some(d)) = (words.next(), words.next()) {
+                self.last_depth = d.parse().unwrap_or(self.last_depth);
+            }
+        };
         let mut words = reply.split_whitespace();
         if words.next() == Some("nobestmove") {
             return Err(SeesDraw);
         }
-        Ok(words.next().and_then(|m| m.parse().ok()))
+        Ok(words.next().and_then(|m| self.parse_move(m)))
     }
 
-    /// The engine's last reported score (for the side to move), depth and
-    /// its move after `moves` from `position`, searching `ms` milliseconds.
+    /// Sends the position: `position` (a FEN) and then `moves` in ICCS,
+    /// written in the engine's notation.
+    fn position(&mut self, position: &str, moves: &[String]) {
+        let mut line = format!("position fen {position}");
+        if !moves.is_empty() {
+            line.push_str(" moves");
+            for m in moves {
+                line.push(' ');
+                match (&self.protocol, m.parse::<Move>()) {
+                    (Protocol::Uci { .. }, Ok(m)) => line.push_str(&uci_move(m)),
+                    _ => line.push_str(m),
+                }
+            }
+        }
+        self.send(&line);
+    }
+
+    /// A move as the engine writes it.
+    fn parse_move(&self, text: &str) -> Option<Move> {
+        match self.protocol {
+            Protocol::Ucci => text.parse().ok(),
+            Protocol::Uci { .. } => parse_uci_move(text),
+        }
+    }
+
+    /// The engine's last reported score (for the side to move; UCI's
+    /// `score cp N`), depth and its move in ICCS after `moves` from
+    /// `position`, searching `ms` milliseconds.
     pub fn think(
         &mut self,
         position: &str,
         moves: &[String],
         ms: u64,
     ) -> (Option<i32>, Option<u32>, String) {
-        if moves.is_empty() {
-            self.send(&format!("position fen {position}"));
-        } else {
-            self.send(&format!(
-                "position fen {position} moves {}",
-                moves.join(" ")
-            ));
-        }
-        self.send(&format!("go time {ms} movestogo 1"));
+        self.position(position, moves);
+        let go = self.protocol.go_time(ms);
+        self.send(&go);
         let (mut score, mut depth) = (None, None);
         loop {
             let line = self.wait_for(&["info", "bestmove", "nobestmove"]);
@@ -167,13 +277,15 @@ impl Ucci {
                             .and_then(|i| words.get(i + 1))
                             .and_then(|v| v.parse().ok())
                     };
-                    if let Some(s) = after("score") {
+                    // UCCI writes `score N`, UCI `score cp N`.
+                    if let Some(s) = after("score").or_else(|| after("cp")) {
                         score = Some(s);
                         depth = after("depth").map(|d: i32| d.max(0) as u32);
                     }
                 }
                 Some(&"bestmove") => {
-                    return (score, depth, words.get(1).unwrap_or(&"").to_string())
+                    let best = words.get(1).and_then(|m| self.parse_move(m));
+                    return (score, depth, best.map_or(String::new(), |m| m.to_string()));
                 }
                 _ => return (score, depth, String::new()),
             }
@@ -187,5 +299,41 @@ impl Drop for Ucci {
         std::thread::sleep(Duration::from_millis(30));
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uci_ranks_run_from_one_to_ten() {
+        let m = |s: &str| s.parse::<Move>().unwrap();
+        assert_eq!(uci_move(m("h2e2")), "h3e3");
+        assert_eq!(uci_move(m("h9g7")), "h10g8");
+        assert_eq!(uci_move(m("e0e1")), "e1e2");
+        assert_eq!(uci_move(m("a9a0")), "a10a1");
+        assert_eq!(parse_uci_move("h3e3"), Some(m("h2e2")));
+        assert_eq!(parse_uci_move("b10c8"), Some(m("b9c7")));
+        assert_eq!(parse_uci_move("i1i10"), Some(m("i0i9")));
+    }
+
+    #[test]
+    fn every_uci_move_reads_back() {
+        for from in Square::all() {
+            for to in Square::all().filter(|&to| to != from) {
+                let m = Move { from, to };
+                assert_eq!(parse_uci_move(&uci_move(m)), Some(m), "{m}");
+            }
+        }
+    }
+
+    #[test]
+    fn what_is_no_uci_move_is_refused() {
+        for text in [
+            "(none)", "h0e0", "h11e3", "j1a1", "h3h3", "h3e", "h3e3x", "H3e3", "", "a100a1",
+        ] {
+            assert_eq!(parse_uci_move(text), None, "{text}");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! qipan's xiangqi engine (full strength) against a UCCI engine such as
-//! ElephantEye, at the same time per move, from a list of common openings,
+//! ElephantEye, or a UCI one such as Fairy-Stockfish, at the same time per
+//! move, from a list of common openings,
 //! each played with both colours. The rules crate referees: a move it
 //! refuses loses, and `History::verdict` ends the game (mate, stalemate,
 //! repetition with perpetual check or chase, the move limit).
@@ -15,6 +16,11 @@
 //! its transposition table from move to move (as ElephantEye keeps its
 //! hash table); without it every move is a fresh `xiangqi::analyse`, as
 //! the service's are.
+//!
+//! `--protocol uci --variant xiangqi --option "Use NNUE=false"` speaks UCI
+//! (Fairy-Stockfish): `UCI_Variant` set to the variant, each `--option
+//! name=value` set after it, `go movetime MS` (or `go nodes M`), moves
+//! written with ranks 1–10.
 
 use std::time::{Duration, Instant};
 
@@ -22,7 +28,7 @@ use qipan_engine::xiangqi;
 use qipan_engine::Limits;
 use qipan_rules::xiangqi::{Counters, History, Position, Side};
 use qipan_rules::Status;
-use qipan_strength::{SeesDraw, Tally, Ucci};
+use qipan_strength::{Protocol, SeesDraw, Tally, Ucci};
 
 /// Common openings (ICCS, red first): the central cannon against the
 /// screen horses, the same- and opposite-direction cannons, the pawn,
@@ -106,10 +112,25 @@ fn main() {
     } else {
         Limits::time(Duration::from_millis(ms))
     };
+    let protocol = match arg(&args, "--protocol", "ucci").as_str() {
+        "ucci" => Protocol::Ucci,
+        "uci" => Protocol::Uci {
+            variant: arg(&args, "--variant", "xiangqi"),
+            options: args
+                .windows(2)
+                .filter(|w| w[0] == "--option")
+                .map(|w| match w[1].split_once('=') {
+                    Some((name, value)) => (name.trim().to_owned(), value.trim().to_owned()),
+                    None => panic!("--option {}: expected name=value", w[1]),
+                })
+                .collect(),
+        },
+        other => panic!("--protocol {other}: expected ucci or uci"),
+    };
     let go = if their_nodes > 0 {
         format!("go nodes {their_nodes}")
     } else {
-        format!("go time {ms} movestogo 1")
+        protocol.go_time(ms)
     };
     let openings: usize = arg(&args, "--openings", "12").parse().expect("--openings");
     let max_plies: usize = arg(&args, "--max-plies", "400")
@@ -121,6 +142,7 @@ fn main() {
     let start_fen = Position::start().to_fen();
     let mut tally = Tally::default();
     let (mut our_nodes, mut our_time, mut our_depth, mut our_moves) = (0u64, 0f64, 0u64, 0u64);
+    let (mut their_depth, mut their_moves, mut their_shallow) = (0u64, 0u64, 0u64);
     for (g, (name, line)) in OPENINGS.iter().enumerate().skip(skip).take(openings) {
         for ours in Side::ALL {
             let mut game = History::new(Position::start(), Counters::default());
@@ -128,7 +150,7 @@ fn main() {
                 game.push(m.parse().expect("ICCS"))
                     .unwrap_or_else(|e| panic!("opening {name}: {e}"));
             }
-            let mut them = Ucci::start(&engine);
+            let mut them = Ucci::start_with(&engine, protocol.clone());
             let mut ours_kept = keep_table.then(xiangqi::Engine::new);
             let (result, why) = loop {
                 match game.verdict() {
@@ -157,15 +179,20 @@ fn main() {
                     a.best().copied()
                 } else {
                     let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-                    match them.play(&start_fen, &moves, &go) {
+                    let reply = them.play(&start_fen, &moves, &go);
+                    their_depth += u64::from(them.last_depth);
+                    their_moves += 1;
+                    their_shallow += u64::from(them.last_depth <= 3);
+                    match reply {
                         Ok(m) => m,
                         // The rules crate says the game goes on: ask again
                         // from the bare position, so that ElephantEye's own
                         // repetition rule does not end it; the rules crate
-                        // still judges repetition on the whole game.
+                        // still judges repetition on the whole game. (UCI
+                        // has no `nobestmove`.)
                         Err(SeesDraw) => match them.play(&game.position().to_fen(), &[], &go) {
                             Ok(m) => m,
-                            Err(SeesDraw) => break (0, "ElephantEye sees a draw".to_owned()),
+                            Err(SeesDraw) => break (0, "the engine sees a draw".to_owned()),
                         },
                     }
                 };
@@ -203,6 +230,14 @@ fn main() {
             our_moves,
             our_depth as f64 / our_moves as f64,
             our_nodes as f64 / our_time
+        );
+    }
+    if their_moves > 0 {
+        println!(
+            "them: {} moves, mean depth {:.1} (of their last info line), {} moves at depth 3 or less",
+            their_moves,
+            their_depth as f64 / their_moves as f64,
+            their_shallow
         );
     }
 }
