@@ -5,8 +5,9 @@
 //! a null move answered by a mate marks a threat, and no move of that node
 //! is then reduced or pruned), late-move reductions, extensions of checks
 //! and of the only reply to a check, killer, countermove and history
-//! ordering with MVV-LVA for captures (a capture of a lesser, guarded piece after the
-//! killers), and a quiescence search over captures and check evasions.
+//! ordering with MVV-LVA for captures (a capture of a lesser, guarded
+//! piece after the killers), and a quiescence search over captures and
+//! check evasions.
 //!
 //! Repetitions are judged by the rules crate. The search keeps the keys of
 //! the game's positions since the last capture and of its own path; when a
