@@ -460,7 +460,9 @@ impl<'a> Search<'a> {
                     && !gives_check
                     && order[i] < (1 << 23)
                 {
-                    let r = 1 + i32::from(depth >= 6 && legal > 12);
+                    let r = 1
+                        + i32::from(depth >= 5 && legal > 8)
+                        + i32::from(depth >= 9 && legal > 24);
                     if pv_node {
                         r.min(1)
                     } else {
