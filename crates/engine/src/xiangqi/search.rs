@@ -4,9 +4,10 @@
 //! depth 6, verified by a shallower search when the side has few pieces;
 //! a null move answered by a mate marks a threat, and no move of that node
 //! is then reduced or pruned), late-move reductions, extensions of checks
-//! and of the only reply to a check, killer and history ordering with
-//! MVV-LVA for captures (a capture of a lesser, guarded piece after the
-//! killers), and a quiescence search over captures and check evasions.
+//! and of the only reply to a check, killer, countermove and history
+//! ordering with MVV-LVA for captures (a capture of a lesser, guarded
+//! piece after the killers), and a quiescence search over captures and
+//! check evasions.
 //!
 //! Repetitions are judged by the rules crate. The search keeps the keys of
 //! the game's positions since the last capture and of its own path; when a
@@ -73,6 +74,9 @@ pub(crate) struct Search<'a> {
     tt: &'a mut Table,
     killers: [[Mv; 2]; MAX_PLY + 1],
     history: Vec<i32>,
+    /// The quiet move that last refuted each move (by the piece moved and
+    /// its destination), tried after the killers.
+    counters: Vec<Mv>,
     pv: Vec<[Mv; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     line: Vec<Ply>,
@@ -119,6 +123,7 @@ impl<'a> Search<'a> {
             tt,
             killers: [[Mv(0); 2]; MAX_PLY + 1],
             history: vec![0; 14 * 256],
+            counters: vec![Mv(0); 14 * 256],
             pv: vec![[Mv(0); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root: line.len() - 1,
@@ -244,10 +249,21 @@ impl<'a> Search<'a> {
         0
     }
 
+    /// Where the answer to the move that led here is kept in `counters`:
+    /// none at the start or after a null move.
+    fn counter_slot(&self) -> Option<usize> {
+        let prev = self.current().mv;
+        if prev.is_none() {
+            return None;
+        }
+        Some(hist_index(self.board.cells[prev.to()], prev.to()))
+    }
+
     /// A score per move of `list` to order it by.
     fn scores(&self, list: &MoveList, tt_move: Mv, ply: usize) -> [i32; MAX_MOVES] {
         let mut s = [0i32; MAX_MOVES];
         let b = &self.board;
+        let counter = self.counter_slot().map_or(Mv(0), |c| self.counters[c]);
         for (i, &m) in list.as_slice().iter().enumerate() {
             let piece = b.cells[m.from()];
             let victim = b.cells[m.to()];
@@ -268,6 +284,8 @@ impl<'a> Search<'a> {
                 (1 << 23) + 1
             } else if self.killers[ply][1] == m {
                 1 << 23
+            } else if counter == m {
+                (1 << 23) - 1
             } else {
                 self.history[hist_index(piece, m.to())]
             };
@@ -442,7 +460,9 @@ impl<'a> Search<'a> {
                     && !gives_check
                     && order[i] < (1 << 23)
                 {
-                    let r = 1 + i32::from(depth >= 6 && legal > 12);
+                    let r = 1
+                        + i32::from(depth >= 5 && legal > 8)
+                        + i32::from(depth >= 9 && legal > 24);
                     if pv_node {
                         r.min(1)
                     } else {
@@ -477,6 +497,9 @@ impl<'a> Search<'a> {
                         if self.killers[ply][0] != m {
                             self.killers[ply][1] = self.killers[ply][0];
                             self.killers[ply][0] = m;
+                        }
+                        if let Some(c) = self.counter_slot() {
+                            self.counters[c] = m;
                         }
                         let h = &mut self.history[hist_index(piece, m.to())];
                         *h = (*h + depth * depth).min(1 << 22);
