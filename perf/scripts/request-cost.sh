@@ -29,7 +29,8 @@
 #
 # Environment (defaults): GAMES ("xiangqi gomoku"), WHAT ("cached read
 # play match"), COUNT (2000), WARM (200), CODE (a xiangqi middlegame),
-# CARGO_TARGET_DIR (target), BUILD (1: build first), PROFILE (0), OUT.
+# CARGO_TARGET_DIR (target), BUILD (1: build first), PROFILE (0), OUT, PORT
+# (18090: two runs at once need two).
 set -euo pipefail
 export QIPAN_RATE_CREATES=0 QIPAN_RATE_WRITES=0 QIPAN_RATE_ACTIONS=0
 export QIPAN_MAX_CONNECTIONS_PER_CLIENT=0 QIPAN_WORKERS=1 RUST_LOG=warn
@@ -44,7 +45,7 @@ CODE=${CODE:-VVRWU1dBRT1SHEMqNjo-WgQDBQIGFCsBBxJaGx8jL1o}
 BIN=${CARGO_TARGET_DIR:-target}/release
 PROFILE=${PROFILE:-0}
 OUT=${OUT:-/tmp/request-cost}
-PORT=18090
+PORT=${PORT:-18090}
 
 command -v valgrind >/dev/null || { echo "valgrind is needed" >&2; exit 1; }
 if [[ ${BUILD:-1} == 1 ]]; then
