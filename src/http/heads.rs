@@ -104,32 +104,28 @@ fn read_head(bytes: &[u8]) -> Result<Option<Head>, Refusal> {
     }
 }
 
+/// A table of the 256 bytes, `true` for those the pattern matches.
+macro_rules! byte_table {
+    ($($pattern:tt)+) => {{
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = matches!(b as u8, $($pattern)+);
+            b += 1;
+        }
+        table
+    }};
+}
+
 /// The bytes of a header field's name (a token, RFC 9110 section 5.6.2).
-const TOKEN: [bool; 256] = {
-    let mut token = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        token[b] = matches!(
-            b as u8,
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9'
-                | b'!' | b'#' | b'$' | b'%' | b'&' | b'\'' | b'*' | b'+' | b'-' | b'.'
-                | b'^' | b'_' | b'`' | b'|' | b'~'
-        );
-        b += 1;
-    }
-    token
-};
+const TOKEN: [bool; 256] = byte_table!(
+    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9'
+        | b'!' | b'#' | b'$' | b'%' | b'&' | b'\'' | b'*' | b'+' | b'-' | b'.'
+        | b'^' | b'_' | b'`' | b'|' | b'~'
+);
 
 /// The bytes of a plain header field's value: visible ASCII, space, tab.
-const VALUE: [bool; 256] = {
-    let mut value = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        value[b] = b == 0x09 || (b >= 0x20 && b < 0x7f);
-        b += 1;
-    }
-    value
-};
+const VALUE: [bool; 256] = byte_table!(0x09 | 0x20..=0x7e);
 
 /// How many bytes at the start of `bytes` are [`VALUE`] bytes, when a byte
 /// that is not follows them: eight bytes at a time while they are all
@@ -314,21 +310,12 @@ fn read_any_head(bytes: &[u8]) -> Result<Option<Head>, Refusal> {
 /// The bytes of a path and query that every URI reader takes, in the path
 /// as in the query: letters, digits, `-._~`, percent escapes and the
 /// sub-delimiters, `:@/?`.
-const PLAIN: [bool; 256] = {
-    let mut plain = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        plain[b] = matches!(
-            b as u8,
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9'
-                | b'-' | b'.' | b'_' | b'~' | b'%'
-                | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
-                | b':' | b'@' | b'/' | b'?'
-        );
-        b += 1;
-    }
-    plain
-};
+const PLAIN: [bool; 256] = byte_table!(
+    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9'
+        | b'-' | b'.' | b'_' | b'~' | b'%'
+        | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+        | b':' | b'@' | b'/' | b'?'
+);
 
 /// Whether actix reads `target` as a request target: a plain path (the
 /// usual case, checked byte by byte) at once, anything else as `http`'s
