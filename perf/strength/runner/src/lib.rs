@@ -1,4 +1,4 @@
-//! What the match runners share: the score report, and a xiangqi engine
+//! What the match runners share: their flags, the score report, and a xiangqi engine
 //! driven over its standard input and output in UCCI (ElephantEye) or UCI
 //! (Fairy-Stockfish).
 
@@ -300,6 +300,15 @@ impl Drop for Ucci {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The value after the flag `name` in `args`, or `default`.
+pub fn arg(args: &[String], name: &str, default: &str) -> String {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+        .unwrap_or_else(|| default.to_owned())
 }
 
 #[cfg(test)]

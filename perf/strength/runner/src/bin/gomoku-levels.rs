@@ -13,15 +13,7 @@ use qipan_engine::{Level, Limits};
 use qipan_rules::gomoku::{Point, Position, Stone, Variant};
 use qipan_rules::rng::SplitMix64;
 use qipan_rules::Status;
-use qipan_strength::Tally;
-
-fn arg(args: &[String], name: &str, default: &str) -> String {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_else(|| default.to_owned())
-}
+use qipan_strength::{arg, Tally};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -19,7 +19,7 @@ use qipan_engine::{Level, Limits};
 use qipan_rules::gomoku::{Point, Position, Stone, Variant};
 use qipan_rules::rng::SplitMix64;
 use qipan_rules::Status;
-use qipan_strength::Tally;
+use qipan_strength::{arg, Tally};
 
 struct Brain {
     child: Child,
@@ -126,14 +126,6 @@ fn opening(variant: Variant, rng: &mut SplitMix64, n: usize) -> Position {
             return pos;
         }
     }
-}
-
-fn arg(args: &[String], name: &str, default: &str) -> String {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_else(|| default.to_owned())
 }
 
 fn main() {

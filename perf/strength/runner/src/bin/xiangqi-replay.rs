@@ -9,15 +9,7 @@ use std::time::Duration;
 use qipan_engine::xiangqi;
 use qipan_engine::Limits;
 use qipan_rules::xiangqi::{Counters, History, Position};
-use qipan_strength::Ucci;
-
-fn arg(args: &[String], name: &str, default: &str) -> String {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_else(|| default.to_owned())
-}
+use qipan_strength::{arg, Ucci};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

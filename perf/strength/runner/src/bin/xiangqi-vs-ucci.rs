@@ -28,7 +28,7 @@ use qipan_engine::xiangqi;
 use qipan_engine::Limits;
 use qipan_rules::xiangqi::{Counters, History, Position, Side};
 use qipan_rules::Status;
-use qipan_strength::{Protocol, SeesDraw, Tally, Ucci};
+use qipan_strength::{arg, Protocol, SeesDraw, Tally, Ucci};
 
 /// Common openings (ICCS, red first): the central cannon against the
 /// screen horses, the same- and opposite-direction cannons, the pawn,
@@ -90,14 +90,6 @@ const OPENINGS: [(&str, &str); 24] = [
     ),
     ("central cannon v elephant", "h2e2 c9e7 h0g2 h9g7"),
 ];
-
-fn arg(args: &[String], name: &str, default: &str) -> String {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_else(|| default.to_owned())
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
