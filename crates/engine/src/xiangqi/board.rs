@@ -207,7 +207,21 @@ pub(crate) struct Board {
     pub(crate) key: u64,
     /// Material and place, per side, from that side's point of view.
     pub(crate) place: [i32; 2],
+    /// How many pieces of each kind each side has: kept up to date by
+    /// captures, as the evaluation wants them at every node.
+    pub(crate) counts: [[i32; 7]; 2],
+    /// The occupied points of each row (bit `file`) and of each file (bit
+    /// `row`), with the padding points just past both ends set, so that
+    /// the next piece along a line is a bit scan away and a scan always
+    /// stops ([`Board::ray`]).
+    rows: [u32; 16],
+    files: [u32; 16],
 }
+
+/// The padding bits of a row's mask (files 2 and 12) and of a file's
+/// (rows 2 and 13).
+const ROW_ENDS: u32 = 1 << 2 | 1 << 12;
+const FILE_ENDS: u32 = 1 << 2 | 1 << 13;
 
 /// The most pseudo-legal moves a side can have, with room to spare (two
 /// chariots and two cannons with open lines have about 70, every other
@@ -271,6 +285,9 @@ impl Board {
             turn: usize::from(pos.turn() == Side::Black),
             key: 0,
             place: [0; 2],
+            counts: [[0; 7]; 2],
+            rows: [ROW_ENDS; 16],
+            files: [FILE_ENDS; 16],
         };
         let mut next = [[0usize; 7]; 2];
         const FIRST: [usize; 7] = [0, 1, 3, 5, 7, 9, 11];
@@ -293,6 +310,9 @@ impl Board {
             b.at[id] = sq as u8;
             b.key ^= zobrist(cell, sq);
             b.place[side] += place_of(cell, sq);
+            b.counts[side][kind_of(cell)] += 1;
+            b.rows[sq >> 4] |= 1 << (sq & 15);
+            b.files[sq & 15] |= 1 << (sq >> 4);
         }
         if b.turn == 1 {
             b.key ^= BLACK_KEY;
@@ -315,6 +335,7 @@ impl Board {
         if captured != 0 {
             self.key ^= zobrist(captured, to);
             self.place[side_of(captured)] -= place_of(captured, to);
+            self.counts[side_of(captured)][kind_of(captured)] -= 1;
             self.at[usize::from(captured & 31)] = 0;
         }
         self.key ^= zobrist(piece, from) ^ zobrist(piece, to) ^ BLACK_KEY;
@@ -323,6 +344,10 @@ impl Board {
         self.cells[from] = 0;
         self.cells[to] = piece;
         self.at[usize::from(piece & 31)] = to as u8;
+        self.rows[from >> 4] &= !(1 << (from & 15));
+        self.files[from & 15] &= !(1 << (from >> 4));
+        self.rows[to >> 4] |= 1 << (to & 15);
+        self.files[to & 15] |= 1 << (to >> 4);
         self.turn ^= 1;
         Undo { mv: m, captured }
     }
@@ -339,9 +364,16 @@ impl Board {
         self.cells[from] = piece;
         self.at[usize::from(piece & 31)] = from as u8;
         self.cells[to] = u.captured;
+        self.rows[from >> 4] |= 1 << (from & 15);
+        self.files[from & 15] |= 1 << (from >> 4);
+        if u.captured == 0 {
+            self.rows[to >> 4] &= !(1 << (to & 15));
+            self.files[to & 15] &= !(1 << (to >> 4));
+        }
         if u.captured != 0 {
             self.key ^= zobrist(u.captured, to);
             self.place[side_of(u.captured)] += place_of(u.captured, to);
+            self.counts[side_of(u.captured)][kind_of(u.captured)] += 1;
             self.at[usize::from(u.captured & 31)] = to as u8;
         }
     }
@@ -359,17 +391,43 @@ impl Board {
         self.make_null();
     }
 
+    /// The first piece from the point `sq` (on the board) in the direction
+    /// `ORTH[dir]`, 0 when there is none before the edge, and how many
+    /// empty points lie between.
+    #[inline]
+    pub(crate) fn ray(&self, sq: Sq, dir: usize) -> (Sq, usize) {
+        let (row, file) = (sq >> 4, sq & 15);
+        // The padding bits make every mask scanned here non-zero.
+        match dir {
+            0 => {
+                let below = self.files[file] & ((1 << row) - 1);
+                let r = 31 - below.leading_zeros() as usize;
+                (if r >= 3 { r << 4 | file } else { 0 }, row - r - 1)
+            }
+            1 => {
+                let r = row + 1 + (self.files[file] >> (row + 1)).trailing_zeros() as usize;
+                (if r <= 12 { r << 4 | file } else { 0 }, r - row - 1)
+            }
+            2 => {
+                let below = self.rows[row] & ((1 << file) - 1);
+                let f = 31 - below.leading_zeros() as usize;
+                (if f >= 3 { row << 4 | f } else { 0 }, file - f - 1)
+            }
+            _ => {
+                let f = file + 1 + (self.rows[row] >> (file + 1)).trailing_zeros() as usize;
+                (if f <= 11 { row << 4 | f } else { 0 }, f - file - 1)
+            }
+        }
+    }
+
     /// Whether `side`'s general is attacked (or faces the other general).
     pub(crate) fn attacked(&self, side: usize) -> bool {
         let k = self.general(side);
         let them = side ^ 1;
         let c = &self.cells;
-        for (dir, &d) in ORTH.iter().enumerate() {
-            let mut s = off(k, d);
-            while ON_BOARD[s] && c[s] == 0 {
-                s = off(s, d);
-            }
-            if !ON_BOARD[s] {
+        for dir in 0..ORTH.len() {
+            let (s, _) = self.ray(k, dir);
+            if s == 0 {
                 continue;
             }
             let p = c[s];
@@ -379,11 +437,8 @@ impl Board {
                     return true;
                 }
             }
-            s = off(s, d);
-            while ON_BOARD[s] && c[s] == 0 {
-                s = off(s, d);
-            }
-            if ON_BOARD[s] {
+            let (s, _) = self.ray(s, dir);
+            if s != 0 {
                 let p = c[s];
                 if side_of(p) == them && kind_of(p) == CANNON {
                     return true;
@@ -412,22 +467,16 @@ impl Board {
             let p = c[s];
             p != 0 && side_of(p) == by && kind_of(p) == kind
         };
-        for &d in &ORTH {
-            let mut s = off(sq, d);
-            while ON_BOARD[s] && c[s] == 0 {
-                s = off(s, d);
-            }
-            if !ON_BOARD[s] {
+        for (dir, &d) in ORTH.iter().enumerate() {
+            let (s, _) = self.ray(sq, dir);
+            if s == 0 {
                 continue;
             }
             if mine(s, CHARIOT) || (mine(s, GENERAL) && s == off(sq, d) && IN_PALACE[sq]) {
                 return true;
             }
-            s = off(s, d);
-            while ON_BOARD[s] && c[s] == 0 {
-                s = off(s, d);
-            }
-            if ON_BOARD[s] && mine(s, CANNON) {
+            let (s, _) = self.ray(s, dir);
+            if s != 0 && mine(s, CANNON) {
                 return true;
             }
         }
@@ -509,36 +558,21 @@ impl Board {
                     }
                 }
                 CHARIOT => {
-                    for &d in &ORTH {
-                        let mut to = off(from, d);
-                        while ON_BOARD[to] && c[to] == 0 {
-                            if !captures_only {
-                                list.push(Mv::new(from, to));
-                            }
-                            to = off(to, d);
-                        }
-                        if ON_BOARD[to] && side_of(c[to]) != side {
+                    for (dir, &d) in ORTH.iter().enumerate() {
+                        let to = self.first(from, dir, d, captures_only, list);
+                        if to != 0 && side_of(c[to]) != side {
                             list.push(Mv::new(from, to));
                         }
                     }
                 }
                 CANNON => {
-                    for &d in &ORTH {
-                        let mut to = off(from, d);
-                        while ON_BOARD[to] && c[to] == 0 {
-                            if !captures_only {
-                                list.push(Mv::new(from, to));
-                            }
-                            to = off(to, d);
-                        }
-                        if !ON_BOARD[to] {
+                    for (dir, &d) in ORTH.iter().enumerate() {
+                        let screen = self.first(from, dir, d, captures_only, list);
+                        if screen == 0 {
                             continue;
                         }
-                        to = off(to, d);
-                        while ON_BOARD[to] && c[to] == 0 {
-                            to = off(to, d);
-                        }
-                        if ON_BOARD[to] && side_of(c[to]) != side {
+                        let (to, _) = self.ray(screen, dir);
+                        if to != 0 && side_of(c[to]) != side {
                             list.push(Mv::new(from, to));
                         }
                     }
@@ -557,6 +591,34 @@ impl Board {
                     }
                 }
             }
+        }
+    }
+
+    /// The first piece from `from` in the direction `ORTH[dir]` (`d`), 0
+    /// when none; unless `captures_only`, the moves to the empty points
+    /// before it go onto `list`, nearest first. Walking the line costs
+    /// less than a bit scan when every point is pushed anyway.
+    #[inline]
+    fn first(
+        &self,
+        from: Sq,
+        dir: usize,
+        d: isize,
+        captures_only: bool,
+        list: &mut MoveList,
+    ) -> Sq {
+        if captures_only {
+            return self.ray(from, dir).0;
+        }
+        let mut to = off(from, d);
+        while ON_BOARD[to] && self.cells[to] == 0 {
+            list.push(Mv::new(from, to));
+            to = off(to, d);
+        }
+        if ON_BOARD[to] {
+            to
+        } else {
+            0
         }
     }
 
@@ -581,28 +643,9 @@ impl Board {
             .collect()
     }
 
-    /// How many pieces of each kind each side has.
-    pub(crate) fn counts(&self) -> [[i32; 7]; 2] {
-        let mut n = [[0i32; 7]; 2];
-        for (id, &at) in self.at.iter().enumerate() {
-            if at != 0 {
-                n[id >> 4][KIND[id & 15]] += 1;
-            }
-        }
-        n
-    }
-
     /// How many pieces of `kind` a side has.
+    #[inline]
     pub(crate) fn count(&self, side: usize, kind: usize) -> i32 {
-        let (lo, hi) = match kind {
-            GENERAL => (0, 1),
-            ADVISOR => (1, 3),
-            ELEPHANT => (3, 5),
-            HORSE => (5, 7),
-            CHARIOT => (7, 9),
-            CANNON => (9, 11),
-            _ => (11, 16),
-        };
-        (lo..hi).filter(|&k| self.at[side * 16 + k] != 0).count() as i32
+        self.counts[side][kind]
     }
 }

@@ -174,7 +174,7 @@ const TEMPO: i32 = 10;
 
 /// The evaluation for the side to move.
 pub(crate) fn evaluate(b: &Board) -> i32 {
-    let n = b.counts();
+    let n = b.counts;
     let majors = |side: usize| n[side][CHARIOT] + n[side][HORSE] + n[side][CANNON];
     let attackers = |side: usize| majors(side) + n[side][CHARIOT];
     let all_majors = majors(0) + majors(1);
@@ -216,13 +216,10 @@ fn mobility(b: &Board, side: usize) -> i32 {
             continue;
         }
         let mut n = 0;
-        for &d in &ORTH {
-            let mut to = step(from, d);
-            while ON_BOARD[to] && c[to] == 0 {
-                n += 1;
-                to = step(to, d);
-            }
-            if ON_BOARD[to] && side_of(c[to]) != side {
+        for dir in 0..ORTH.len() {
+            let (to, empty) = b.ray(from, dir);
+            n += empty as i32;
+            if to != 0 && side_of(c[to]) != side {
                 n += 1;
             }
         }
@@ -247,15 +244,8 @@ fn mobility(b: &Board, side: usize) -> i32 {
         if from == 0 {
             continue;
         }
-        let mut n = 0;
-        for &d in &ORTH {
-            let mut to = step(from, d);
-            while ON_BOARD[to] && c[to] == 0 {
-                n += 1;
-                to = step(to, d);
-            }
-        }
-        s += n;
+        let n: usize = (0..ORTH.len()).map(|dir| b.ray(from, dir).1).sum();
+        s += n as i32;
     }
     s
 }
