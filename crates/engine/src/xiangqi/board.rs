@@ -16,7 +16,7 @@
 
 use qipan_rules::xiangqi::{Move, Position, Role, Side, Square};
 
-use super::eval::PLACE;
+use super::eval::{front, PLACE};
 
 /// A point of the 16×16 board.
 pub(crate) type Sq = usize;
@@ -216,6 +216,9 @@ pub(crate) struct Board {
     /// stops ([`Board::ray`]).
     rows: [u32; 16],
     files: [u32; 16],
+    /// Per side, the sums of [`front`] over its pieces: the evaluation's
+    /// attack terms without a look at every piece.
+    pub(crate) front: [u32; 2],
 }
 
 /// The padding bits of a row's mask (files 2 and 12) and of a file's
@@ -288,6 +291,7 @@ impl Board {
             counts: [[0; 7]; 2],
             rows: [ROW_ENDS; 16],
             files: [FILE_ENDS; 16],
+            front: [0; 2],
         };
         let mut next = [[0usize; 7]; 2];
         const FIRST: [usize; 7] = [0, 1, 3, 5, 7, 9, 11];
@@ -313,6 +317,7 @@ impl Board {
             b.counts[side][kind_of(cell)] += 1;
             b.rows[sq >> 4] |= 1 << (sq & 15);
             b.files[sq & 15] |= 1 << (sq >> 4);
+            b.front[side] += front(id, sq);
         }
         if b.turn == 1 {
             b.key ^= BLACK_KEY;
@@ -336,11 +341,14 @@ impl Board {
             self.key ^= zobrist(captured, to);
             self.place[side_of(captured)] -= place_of(captured, to);
             self.counts[side_of(captured)][kind_of(captured)] -= 1;
+            self.front[side_of(captured)] -= front(usize::from(captured & 31), to);
             self.at[usize::from(captured & 31)] = 0;
         }
         self.key ^= zobrist(piece, from) ^ zobrist(piece, to) ^ BLACK_KEY;
         let side = side_of(piece);
         self.place[side] += place_of(piece, to) - place_of(piece, from);
+        let id = usize::from(piece & 31);
+        self.front[side] = self.front[side] - front(id, from) + front(id, to);
         self.cells[from] = 0;
         self.cells[to] = piece;
         self.at[usize::from(piece & 31)] = to as u8;
@@ -361,6 +369,8 @@ impl Board {
         let side = side_of(piece);
         self.place[side] -= place_of(piece, to) - place_of(piece, from);
         self.key ^= zobrist(piece, from) ^ zobrist(piece, to) ^ BLACK_KEY;
+        let id = usize::from(piece & 31);
+        self.front[side] = self.front[side] - front(id, to) + front(id, from);
         self.cells[from] = piece;
         self.at[usize::from(piece & 31)] = from as u8;
         self.cells[to] = u.captured;
@@ -374,6 +384,7 @@ impl Board {
             self.key ^= zobrist(u.captured, to);
             self.place[side_of(u.captured)] += place_of(u.captured, to);
             self.counts[side_of(u.captured)][kind_of(u.captured)] += 1;
+            self.front[side_of(u.captured)] += front(usize::from(u.captured & 31), to);
             self.at[usize::from(u.captured & 31)] = to as u8;
         }
     }

@@ -36,8 +36,8 @@
 //!   cannot win, so its lead counts for little.
 
 use super::board::{
-    forward, kind_of, own_half, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE,
-    HORSE_JUMPS, ON_BOARD, ORTH, SOLDIER,
+    forward, kind_of, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, HORSE_JUMPS,
+    ON_BOARD, ORTH, SOLDIER,
 };
 
 /// Piece values: general, advisor, elephant, horse, chariot, cannon,
@@ -255,31 +255,69 @@ fn mobility(b: &Board, side: usize) -> i32 {
 /// before them) are worth as an attack, more so against a palace that has
 /// lost advisors.
 fn pressure(b: &Board, side: usize, missing_advisors: i32) -> i32 {
-    const WEIGHT: [i32; 16] = [0, 0, 0, 0, 0, 30, 30, 36, 36, 24, 24, 18, 18, 18, 18, 18];
-    let mut total = 0;
-    let mut pieces = 0;
-    for (k, &w) in WEIGHT.iter().enumerate().skip(5) {
-        let sq = usize::from(b.at[side * 16 + k]);
-        if sq == 0 {
-            continue;
-        }
-        let (row, file) = (sq >> 4, sq & 15);
-        let in_zone = (5..=9).contains(&file)
-            && if side == 0 {
-                (3..=6).contains(&row)
-            } else {
-                (9..=12).contains(&row)
-            };
-        if in_zone {
-            total += w;
-            pieces += 1;
-        }
-    }
+    let [mut total, pieces, _] = unpack(b.front[side]);
     if pieces >= 2 {
         total += total / 2;
     }
     total + total * missing_advisors / 2
 }
+
+/// What the piece of slot `id` (`side * 16 + k`) standing on `sq` adds to
+/// its side's attack terms, packed in one word so that the board keeps
+/// their sums ([`Board::front`]) with one addition: bits 0–15 its weight
+/// for [`pressure`] and bits 16–23 one, when it stands in front of or
+/// inside the enemy palace (files c–g, the palace's three rows and the one
+/// before them); bits 24–31 its weight for [`attack`] when it is across
+/// the river. Only horses, chariots, cannons and soldiers (`k` from 5)
+/// count; no field of a side's sum can reach the next.
+#[inline]
+pub(crate) fn front(id: usize, sq: usize) -> u32 {
+    FRONT[(id >> 4) * 16 + (id & 15)][sq]
+}
+
+/// The pressure weight (bits 0–15), the piece (bits 16–23) and the attack
+/// weight (bits 24–31) of each sum of [`front`].
+#[inline]
+fn unpack(front: u32) -> [i32; 3] {
+    [
+        (front & 0xffff) as i32,
+        (front >> 16 & 0xff) as i32,
+        (front >> 24) as i32,
+    ]
+}
+
+static FRONT: [[u32; 256]; 32] = {
+    const WEIGHT: [u32; 16] = [0, 0, 0, 0, 0, 30, 30, 36, 36, 24, 24, 18, 18, 18, 18, 18];
+    let mut t = [[0u32; 256]; 32];
+    let mut id = 0;
+    while id < 32 {
+        let (side, k) = (id >> 4, id & 15);
+        let mut sq = 0;
+        while k >= 5 && sq < 256 {
+            let (row, file) = (sq >> 4, sq & 15);
+            let in_zone = file >= 5
+                && file <= 9
+                && if side == 0 {
+                    row >= 3 && row <= 6
+                } else {
+                    row >= 9 && row <= 12
+                };
+            // Across the river: off `side`'s own half (`own_half`).
+            let crossed = if (sq & 0x80 != 0) == (side == 0) {
+                0
+            } else if k <= 8 {
+                2
+            } else {
+                1
+            };
+            let zone = if in_zone { WEIGHT[k] | 1 << 16 } else { 0 };
+            t[id][sq] = zone | crossed << 24;
+            sq += 1;
+        }
+        id += 1;
+    }
+    t
+};
 
 /// How exposed `side`'s general is to an enemy with `attackers` (chariots
 /// counted twice, horses and cannons once).
@@ -355,13 +393,7 @@ fn midgame(n: &[[i32; 7]; 2]) -> i32 {
 /// the river count 2, its cannons and soldiers there 1, and each piece it
 /// has more than the other side (a chariot is two) 2.
 fn attack(b: &Board, side: usize, n: &[[i32; 7]; 2]) -> i32 {
-    let mut a = 0;
-    for k in 5..16 {
-        let sq = usize::from(b.at[side * 16 + k]);
-        if sq != 0 && !own_half(sq, side) {
-            a += if k <= 8 { 2 } else { 1 };
-        }
-    }
+    let mut a = unpack(b.front[side])[2];
     let simple = |s: usize| 2 * n[s][CHARIOT] + n[s][HORSE] + n[s][CANNON];
     a += 2 * (simple(side) - simple(side ^ 1)).max(0);
     a.min(8)
