@@ -155,6 +155,19 @@ const HORSE_CHECKS: [(isize, isize); 8] = [
     (33, 17),
 ];
 
+/// For a horse's offset from a general (plus 256), the leg that must be
+/// empty for the horse to attack it (as an offset from the general), or 0.
+static HORSE_LEG: [i8; 512] = {
+    let mut t = [0i8; 512];
+    let mut i = 0;
+    while i < HORSE_CHECKS.len() {
+        let (h, leg) = HORSE_CHECKS[i];
+        t[(256 + h) as usize] = leg as i8;
+        i += 1;
+    }
+    t
+};
+
 #[inline]
 fn off(sq: Sq, d: isize) -> Sq {
     (sq as isize + d) as usize
@@ -432,33 +445,41 @@ impl Board {
     }
 
     /// Whether `side`'s general is attacked (or faces the other general).
+    ///
+    /// Asked after every move, and mostly false: so it looks from the few
+    /// enemy pieces that attack along lines or jump, and only at those that
+    /// stand on a line with the general or a horse's jump from it.
     pub(crate) fn attacked(&self, side: usize) -> bool {
         let k = self.general(side);
         let them = side ^ 1;
         let c = &self.cells;
-        for dir in 0..ORTH.len() {
-            let (s, _) = self.ray(k, dir);
+        // The general (facing), the chariots and the cannons.
+        for slot in [0, 7, 8, 9, 10] {
+            let s = usize::from(self.at[them * 16 + slot]);
             if s == 0 {
                 continue;
             }
-            let p = c[s];
-            if side_of(p) == them {
-                let kind = kind_of(p);
-                if kind == CHARIOT || (kind == GENERAL && dir < 2) {
-                    return true;
-                }
-            }
-            let (s, _) = self.ray(s, dir);
-            if s != 0 {
-                let p = c[s];
-                if side_of(p) == them && kind_of(p) == CANNON {
-                    return true;
-                }
+            let dir = if s & 15 == k & 15 {
+                usize::from(s > k)
+            } else if s >> 4 == k >> 4 && slot != 0 {
+                2 + usize::from(s > k)
+            } else {
+                continue;
+            };
+            let (first, _) = self.ray(k, dir);
+            let hit = if slot >= 9 {
+                first != s && first != 0 && self.ray(first, dir).0 == s
+            } else {
+                first == s
+            };
+            if hit {
+                return true;
             }
         }
-        for &(h, leg) in &HORSE_CHECKS {
-            let p = c[off(k, h)];
-            if p != 0 && side_of(p) == them && kind_of(p) == HORSE && c[off(k, leg)] == 0 {
+        for slot in [5, 6] {
+            let s = usize::from(self.at[them * 16 + slot]);
+            let leg = HORSE_LEG[(256 + s - k) & 511];
+            if s != 0 && leg != 0 && c[off(k, isize::from(leg))] == 0 {
                 return true;
             }
         }

@@ -344,7 +344,8 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let static_eval = if in_check {
+        // Only non-PV nodes out of check look at the static evaluation.
+        let static_eval = if in_check || pv_node {
             -INF
         } else {
             evaluate(&self.board)
