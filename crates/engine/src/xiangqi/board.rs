@@ -168,6 +168,14 @@ static HORSE_LEG: [i8; 512] = {
     t
 };
 
+/// The bits strictly between `a` and `b` (two different points of a row
+/// or a file, numbered as in the masks).
+#[inline]
+fn between_bits(a: usize, b: usize) -> u32 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    (1 << hi) - (1 << (lo + 1))
+}
+
 #[inline]
 fn off(sq: Sq, d: isize) -> Sq {
     (sq as isize + d) as usize
@@ -445,49 +453,61 @@ impl Board {
     }
 
     /// Whether `side`'s general is attacked (or faces the other general).
-    ///
-    /// Asked after every move, and mostly false: so it looks from the few
-    /// enemy pieces that attack along lines or jump, and only at those that
-    /// stand on a line with the general or a horse's jump from it.
     pub(crate) fn attacked(&self, side: usize) -> bool {
         let k = self.general(side);
         let them = side ^ 1;
         let c = &self.cells;
-        // The general (facing), the chariots and the cannons.
-        for slot in [0, 7, 8, 9, 10] {
-            let s = usize::from(self.at[them * 16 + slot]);
-            if s == 0 {
-                continue;
-            }
-            let dir = if s & 15 == k & 15 {
-                usize::from(s > k)
-            } else if s >> 4 == k >> 4 && slot != 0 {
-                2 + usize::from(s > k)
-            } else {
-                continue;
-            };
-            let (first, _) = self.ray(k, dir);
-            let hit = if slot >= 9 {
-                first != s && first != 0 && self.ray(first, dir).0 == s
-            } else {
-                first == s
-            };
-            if hit {
-                return true;
-            }
+        let g = usize::from(self.at[them * 16]);
+        // The generals facing each other: nothing between on one file.
+        if g != 0 && g & 15 == k & 15 && self.files[k & 15] & between_bits(g >> 4, k >> 4) == 0 {
+            return true;
         }
-        for slot in [5, 6] {
-            let s = usize::from(self.at[them * 16 + slot]);
-            let leg = HORSE_LEG[(256 + s - k) & 511];
-            if s != 0 && leg != 0 && c[off(k, isize::from(leg))] == 0 {
-                return true;
-            }
+        if self.lines_or_jumps_reach(k, them) {
+            return true;
         }
         let soldier = |s: Sq| {
             let p = c[s];
             p != 0 && side_of(p) == them && kind_of(p) == SOLDIER
         };
         soldier(off(k, -forward(them))) || soldier(k - 1) || soldier(k + 1)
+    }
+
+    /// Whether a chariot, cannon or horse of `by` attacks the point `sq`.
+    ///
+    /// Asked after every move, and mostly false: so it looks from those
+    /// few pieces, and only at those that stand on a line with `sq` or a
+    /// horse's jump from it.
+    #[inline(always)]
+    fn lines_or_jumps_reach(&self, sq: Sq, by: usize) -> bool {
+        for slot in [7, 8, 9, 10] {
+            let s = usize::from(self.at[by * 16 + slot]);
+            // A piece on `sq` itself does not attack it.
+            if s == 0 || s == sq {
+                continue;
+            }
+            // The pieces between the two, from the mask of their line.
+            let between = if s & 15 == sq & 15 {
+                self.files[sq & 15] & between_bits(s >> 4, sq >> 4)
+            } else if s >> 4 == sq >> 4 {
+                self.rows[sq >> 4] & between_bits(s & 15, sq & 15)
+            } else {
+                continue;
+            };
+            // A cannon needs exactly one screen, a chariot none.
+            let hit = if slot >= 9 {
+                between != 0 && between & (between - 1) == 0
+            } else {
+                between == 0
+            };
+            if hit {
+                return true;
+            }
+        }
+        [5, 6].into_iter().any(|slot| {
+            let s = usize::from(self.at[by * 16 + slot]);
+            let leg = HORSE_LEG[(256 + s - sq) & 511];
+            s != 0 && leg != 0 && self.cells[off(sq, isize::from(leg))] == 0
+        })
     }
 
     /// Whether any piece of `by` attacks the point `sq` (taken to hold a
@@ -499,23 +519,13 @@ impl Board {
             let p = c[s];
             p != 0 && side_of(p) == by && kind_of(p) == kind
         };
-        for (dir, &d) in ORTH.iter().enumerate() {
-            let (s, _) = self.ray(sq, dir);
-            if s == 0 {
-                continue;
-            }
-            if mine(s, CHARIOT) || (mine(s, GENERAL) && s == off(sq, d) && IN_PALACE[sq]) {
-                return true;
-            }
-            let (s, _) = self.ray(s, dir);
-            if s != 0 && mine(s, CANNON) {
-                return true;
-            }
+        if self.lines_or_jumps_reach(sq, by) {
+            return true;
         }
-        for &(h, leg) in &HORSE_CHECKS {
-            if mine(off(sq, h), HORSE) && c[off(sq, leg)] == 0 {
-                return true;
-            }
+        // The general, one step away within the palace.
+        let g = usize::from(self.at[by * 16]);
+        if IN_PALACE[sq] && ORTH.iter().any(|&d| off(sq, d) == g) {
+            return true;
         }
         if mine(off(sq, -forward(by)), SOLDIER)
             || (!own_half(sq, by) && (mine(sq - 1, SOLDIER) || mine(sq + 1, SOLDIER)))
