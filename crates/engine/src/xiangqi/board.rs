@@ -289,15 +289,24 @@ pub(crate) fn kind_of(cell: u8) -> usize {
 
 #[inline]
 fn zobrist(cell: u8, sq: Sq) -> u64 {
-    ZOBRIST[side_of(cell) * 7 + kind_of(cell)][sq]
+    ZOBRIST[ZOBRIST_ROW[usize::from(cell & 31)]][sq]
 }
+
+/// The row of `ZOBRIST` of each piece slot: its side and kind.
+const ZOBRIST_ROW: [usize; 32] = {
+    let mut t = [0; 32];
+    let mut id = 0;
+    while id < 32 {
+        t[id] = (id >> 4) * 7 + KIND[id & 15];
+        id += 1;
+    }
+    t
+};
 
 /// The place value of a piece for its own side.
 #[inline]
 fn place_of(cell: u8, sq: Sq) -> i32 {
-    let side = side_of(cell);
-    let s = if side == 0 { sq } else { 254 - sq };
-    i32::from(PLACE[kind_of(cell)][s])
+    i32::from(PLACE[usize::from(cell & 31)][sq])
 }
 
 impl Board {

@@ -36,7 +36,7 @@
 //!   cannot win, so its lead counts for little.
 
 use super::board::{
-    forward, kind_of, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, HORSE_JUMPS,
+    forward, kind_of, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, HORSE_JUMPS, KIND,
     ON_BOARD, ORTH, SOLDIER,
 };
 
@@ -149,22 +149,27 @@ const TABLES: [Table; 7] = [
 /// stay at home falls behind.
 const SPREAD: [i16; 7] = [1, 1, 1, 3, 3, 1, 1];
 
-/// Material plus place for red's pieces by kind and point of the 16×16
-/// board; black looks up the point turned round (`254 - sq`).
-pub(crate) static PLACE: [[i16; 256]; 7] = {
-    let mut t = [[0i16; 256]; 7];
-    let mut k = 0;
-    while k < 7 {
+/// Material plus place of each piece slot (`side * 16 + k`) on each point
+/// of the 16×16 board, for its own side: black's points turned round
+/// (`254 - sq`) to read the tables, so that making a move needs no look at
+/// the side.
+pub(crate) static PLACE: [[i16; 256]; 32] = {
+    let mut t = [[0i16; 256]; 32];
+    let mut id = 0;
+    while id < 32 {
+        let k = KIND[id & 15];
         let mut r = 0;
         while r < 10 {
             let mut f = 0;
             while f < 9 {
-                t[k][(r + 3) * 16 + f + 3] = MATERIAL[k] as i16 + TABLES[k][r][f] * SPREAD[k];
+                let red = (r + 3) * 16 + f + 3;
+                let sq = if id < 16 { red } else { 254 - red };
+                t[id][sq] = MATERIAL[k] as i16 + TABLES[k][r][f] * SPREAD[k];
                 f += 1;
             }
             r += 1;
         }
-        k += 1;
+        id += 1;
     }
     t
 };
