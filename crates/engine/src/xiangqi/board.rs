@@ -381,7 +381,7 @@ impl Board {
         self.front[side] = self.front[side] - front(id, from) + front(id, to);
         self.cells[from] = 0;
         self.cells[to] = piece;
-        self.at[usize::from(piece & 31)] = to as u8;
+        self.at[id] = to as u8;
         self.rows[from >> 4] &= !(1 << (from & 15));
         self.files[from & 15] &= !(1 << (from >> 4));
         self.rows[to >> 4] |= 1 << (to & 15);
@@ -402,15 +402,14 @@ impl Board {
         let id = usize::from(piece & 31);
         self.front[side] = self.front[side] - front(id, to) + front(id, from);
         self.cells[from] = piece;
-        self.at[usize::from(piece & 31)] = from as u8;
+        self.at[id] = from as u8;
         self.cells[to] = u.captured;
         self.rows[from >> 4] |= 1 << (from & 15);
         self.files[from & 15] |= 1 << (from >> 4);
         if u.captured == 0 {
             self.rows[to >> 4] &= !(1 << (to & 15));
             self.files[to & 15] &= !(1 << (to >> 4));
-        }
-        if u.captured != 0 {
+        } else {
             self.key ^= zobrist(u.captured, to);
             self.place[side_of(u.captured)] += place_of(u.captured, to);
             self.counts[side_of(u.captured)][kind_of(u.captured)] += 1;

@@ -277,7 +277,7 @@ fn pressure(b: &Board, side: usize, missing_advisors: i32) -> i32 {
 /// count; no field of a side's sum can reach the next.
 #[inline]
 pub(crate) fn front(id: usize, sq: usize) -> u32 {
-    FRONT[(id >> 4) * 16 + (id & 15)][sq]
+    FRONT[id][sq]
 }
 
 /// The pressure weight (bits 0–15), the piece (bits 16–23) and the attack
@@ -291,6 +291,7 @@ fn unpack(front: u32) -> [i32; 3] {
     ]
 }
 
+/// [`front`] of every piece slot on every point.
 static FRONT: [[u32; 256]; 32] = {
     const WEIGHT: [u32; 16] = [0, 0, 0, 0, 0, 30, 30, 36, 36, 24, 24, 18, 18, 18, 18, 18];
     let mut t = [[0u32; 256]; 32];
