@@ -558,86 +558,95 @@ impl Board {
     /// Every pseudo-legal move of the side to move (captures only when
     /// `captures_only`).
     pub(crate) fn generate(&self, captures_only: bool, list: &mut MoveList) {
+        if captures_only {
+            self.generate_for::<true>(list);
+        } else {
+            self.generate_for::<false>(list);
+        }
+    }
+
+    /// [`Board::generate`], made twice over so that neither version asks
+    /// at every point whether it wants captures only. The pieces go kind
+    /// by kind in the order of their slots, as the moves always have.
+    fn generate_for<const CAPTURES_ONLY: bool>(&self, list: &mut MoveList) {
         let side = self.turn;
         let c = &self.cells;
-        let own = |p: u8| p != 0 && side_of(p) == side;
         let target_ok = |p: u8| {
-            if captures_only {
+            if CAPTURES_ONLY {
                 p != 0 && side_of(p) != side
             } else {
-                !own(p)
+                p == 0 || side_of(p) != side
             }
         };
-        for (k, &kind) in KIND.iter().enumerate() {
-            let from = usize::from(self.at[side * 16 + k]);
-            if from == 0 {
-                continue;
+        // The points of the pieces of slots `lo` to `hi` (exclusive).
+        let slots = |lo: usize, hi: usize| {
+            self.at[side * 16 + lo..side * 16 + hi]
+                .iter()
+                .map(|&at| usize::from(at))
+                .filter(|&from| from != 0)
+        };
+        for from in slots(0, 1) {
+            for &d in &ORTH {
+                let to = off(from, d);
+                if IN_PALACE[to] && target_ok(c[to]) {
+                    list.push(Mv::new(from, to));
+                }
             }
-            match kind {
-                GENERAL => {
-                    for &d in &ORTH {
-                        let to = off(from, d);
-                        if IN_PALACE[to] && target_ok(c[to]) {
-                            list.push(Mv::new(from, to));
-                        }
-                    }
+        }
+        for from in slots(1, 3) {
+            for &d in &DIAG {
+                let to = off(from, d);
+                if IN_PALACE[to] && target_ok(c[to]) {
+                    list.push(Mv::new(from, to));
                 }
-                ADVISOR => {
-                    for &d in &DIAG {
-                        let to = off(from, d);
-                        if IN_PALACE[to] && target_ok(c[to]) {
-                            list.push(Mv::new(from, to));
-                        }
-                    }
+            }
+        }
+        for from in slots(3, 5) {
+            for &d in &DIAG {
+                let eye = off(from, d);
+                let to = off(eye, d);
+                if ON_BOARD[to] && own_half(to, side) && c[eye] == 0 && target_ok(c[to]) {
+                    list.push(Mv::new(from, to));
                 }
-                ELEPHANT => {
-                    for &d in &DIAG {
-                        let eye = off(from, d);
-                        let to = off(eye, d);
-                        if ON_BOARD[to] && own_half(to, side) && c[eye] == 0 && target_ok(c[to]) {
-                            list.push(Mv::new(from, to));
-                        }
-                    }
+            }
+        }
+        for from in slots(5, 7) {
+            for &(j, leg) in &HORSE_JUMPS {
+                let to = off(from, j);
+                if ON_BOARD[to] && c[off(from, leg)] == 0 && target_ok(c[to]) {
+                    list.push(Mv::new(from, to));
                 }
-                HORSE => {
-                    for &(j, leg) in &HORSE_JUMPS {
-                        let to = off(from, j);
-                        if ON_BOARD[to] && c[off(from, leg)] == 0 && target_ok(c[to]) {
-                            list.push(Mv::new(from, to));
-                        }
-                    }
+            }
+        }
+        for from in slots(7, 9) {
+            for (dir, &d) in ORTH.iter().enumerate() {
+                let to = self.first(from, dir, d, CAPTURES_ONLY, list);
+                if to != 0 && side_of(c[to]) != side {
+                    list.push(Mv::new(from, to));
                 }
-                CHARIOT => {
-                    for (dir, &d) in ORTH.iter().enumerate() {
-                        let to = self.first(from, dir, d, captures_only, list);
-                        if to != 0 && side_of(c[to]) != side {
-                            list.push(Mv::new(from, to));
-                        }
-                    }
+            }
+        }
+        for from in slots(9, 11) {
+            for (dir, &d) in ORTH.iter().enumerate() {
+                let screen = self.first(from, dir, d, CAPTURES_ONLY, list);
+                if screen == 0 {
+                    continue;
                 }
-                CANNON => {
-                    for (dir, &d) in ORTH.iter().enumerate() {
-                        let screen = self.first(from, dir, d, captures_only, list);
-                        if screen == 0 {
-                            continue;
-                        }
-                        let (to, _) = self.ray(screen, dir);
-                        if to != 0 && side_of(c[to]) != side {
-                            list.push(Mv::new(from, to));
-                        }
-                    }
+                let (to, _) = self.ray(screen, dir);
+                if to != 0 && side_of(c[to]) != side {
+                    list.push(Mv::new(from, to));
                 }
-                _ => {
-                    let to = off(from, forward(side));
+            }
+        }
+        for from in slots(11, 16) {
+            let to = off(from, forward(side));
+            if ON_BOARD[to] && target_ok(c[to]) {
+                list.push(Mv::new(from, to));
+            }
+            if !own_half(from, side) {
+                for to in [from - 1, from + 1] {
                     if ON_BOARD[to] && target_ok(c[to]) {
                         list.push(Mv::new(from, to));
-                    }
-                    if !own_half(from, side) {
-                        for to in [from - 1, from + 1] {
-                            if ON_BOARD[to] && target_ok(c[to]) {
-                                list.push(Mv::new(from, to));
-                            }
-                        }
                     }
                 }
             }
