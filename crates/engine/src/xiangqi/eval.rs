@@ -36,8 +36,8 @@
 //!   cannot win, so its lead counts for little.
 
 use super::board::{
-    forward, kind_of, own_half, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE,
-    HORSE_JUMPS, ON_BOARD, ORTH, SOLDIER,
+    forward, kind_of, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, HORSE_JUMPS, KIND,
+    ON_BOARD, ORTH, SOLDIER,
 };
 
 /// Piece values: general, advisor, elephant, horse, chariot, cannon,
@@ -149,22 +149,27 @@ const TABLES: [Table; 7] = [
 /// stay at home falls behind.
 const SPREAD: [i16; 7] = [1, 1, 1, 3, 3, 1, 1];
 
-/// Material plus place for red's pieces by kind and point of the 16×16
-/// board; black looks up the point turned round (`254 - sq`).
-pub(crate) static PLACE: [[i16; 256]; 7] = {
-    let mut t = [[0i16; 256]; 7];
-    let mut k = 0;
-    while k < 7 {
+/// Material plus place of each piece slot (`side * 16 + k`) on each point
+/// of the 16×16 board, for its own side: black's points turned round
+/// (`254 - sq`) to read the tables, so that making a move needs no look at
+/// the side.
+pub(crate) static PLACE: [[i16; 256]; 32] = {
+    let mut t = [[0i16; 256]; 32];
+    let mut id = 0;
+    while id < 32 {
+        let k = KIND[id & 15];
         let mut r = 0;
         while r < 10 {
             let mut f = 0;
             while f < 9 {
-                t[k][(r + 3) * 16 + f + 3] = MATERIAL[k] as i16 + TABLES[k][r][f] * SPREAD[k];
+                let red = (r + 3) * 16 + f + 3;
+                let sq = if id < 16 { red } else { 254 - red };
+                t[id][sq] = MATERIAL[k] as i16 + TABLES[k][r][f] * SPREAD[k];
                 f += 1;
             }
             r += 1;
         }
-        k += 1;
+        id += 1;
     }
     t
 };
@@ -174,7 +179,7 @@ const TEMPO: i32 = 10;
 
 /// The evaluation for the side to move.
 pub(crate) fn evaluate(b: &Board) -> i32 {
-    let n = b.counts();
+    let n = b.counts;
     let majors = |side: usize| n[side][CHARIOT] + n[side][HORSE] + n[side][CANNON];
     let attackers = |side: usize| majors(side) + n[side][CHARIOT];
     let all_majors = majors(0) + majors(1);
@@ -216,13 +221,10 @@ fn mobility(b: &Board, side: usize) -> i32 {
             continue;
         }
         let mut n = 0;
-        for &d in &ORTH {
-            let mut to = step(from, d);
-            while ON_BOARD[to] && c[to] == 0 {
-                n += 1;
-                to = step(to, d);
-            }
-            if ON_BOARD[to] && side_of(c[to]) != side {
+        for dir in 0..ORTH.len() {
+            let (to, empty) = b.ray(from, dir);
+            n += empty as i32;
+            if to != 0 && side_of(c[to]) != side {
                 n += 1;
             }
         }
@@ -247,15 +249,8 @@ fn mobility(b: &Board, side: usize) -> i32 {
         if from == 0 {
             continue;
         }
-        let mut n = 0;
-        for &d in &ORTH {
-            let mut to = step(from, d);
-            while ON_BOARD[to] && c[to] == 0 {
-                n += 1;
-                to = step(to, d);
-            }
-        }
-        s += n;
+        let n: usize = (0..ORTH.len()).map(|dir| b.ray(from, dir).1).sum();
+        s += n as i32;
     }
     s
 }
@@ -265,31 +260,70 @@ fn mobility(b: &Board, side: usize) -> i32 {
 /// before them) are worth as an attack, more so against a palace that has
 /// lost advisors.
 fn pressure(b: &Board, side: usize, missing_advisors: i32) -> i32 {
-    const WEIGHT: [i32; 16] = [0, 0, 0, 0, 0, 30, 30, 36, 36, 24, 24, 18, 18, 18, 18, 18];
-    let mut total = 0;
-    let mut pieces = 0;
-    for (k, &w) in WEIGHT.iter().enumerate().skip(5) {
-        let sq = usize::from(b.at[side * 16 + k]);
-        if sq == 0 {
-            continue;
-        }
-        let (row, file) = (sq >> 4, sq & 15);
-        let in_zone = (5..=9).contains(&file)
-            && if side == 0 {
-                (3..=6).contains(&row)
-            } else {
-                (9..=12).contains(&row)
-            };
-        if in_zone {
-            total += w;
-            pieces += 1;
-        }
-    }
+    let [mut total, pieces, _] = unpack(b.front[side]);
     if pieces >= 2 {
         total += total / 2;
     }
     total + total * missing_advisors / 2
 }
+
+/// What the piece of slot `id` (`side * 16 + k`) standing on `sq` adds to
+/// its side's attack terms, packed in one word so that the board keeps
+/// their sums ([`Board::front`]) with one addition: bits 0–15 its weight
+/// for [`pressure`] and bits 16–23 one, when it stands in front of or
+/// inside the enemy palace (files c–g, the palace's three rows and the one
+/// before them); bits 24–31 its weight for [`attack`] when it is across
+/// the river. Only horses, chariots, cannons and soldiers (`k` from 5)
+/// count; no field of a side's sum can reach the next.
+#[inline]
+pub(crate) fn front(id: usize, sq: usize) -> u32 {
+    FRONT[id][sq]
+}
+
+/// The pressure weight (bits 0–15), the piece (bits 16–23) and the attack
+/// weight (bits 24–31) of each sum of [`front`].
+#[inline]
+fn unpack(front: u32) -> [i32; 3] {
+    [
+        (front & 0xffff) as i32,
+        (front >> 16 & 0xff) as i32,
+        (front >> 24) as i32,
+    ]
+}
+
+/// [`front`] of every piece slot on every point.
+static FRONT: [[u32; 256]; 32] = {
+    const WEIGHT: [u32; 16] = [0, 0, 0, 0, 0, 30, 30, 36, 36, 24, 24, 18, 18, 18, 18, 18];
+    let mut t = [[0u32; 256]; 32];
+    let mut id = 0;
+    while id < 32 {
+        let (side, k) = (id >> 4, id & 15);
+        let mut sq = 0;
+        while k >= 5 && sq < 256 {
+            let (row, file) = (sq >> 4, sq & 15);
+            let in_zone = file >= 5
+                && file <= 9
+                && if side == 0 {
+                    row >= 3 && row <= 6
+                } else {
+                    row >= 9 && row <= 12
+                };
+            // Across the river: off `side`'s own half (`own_half`).
+            let crossed = if (sq & 0x80 != 0) == (side == 0) {
+                0
+            } else if k <= 8 {
+                2
+            } else {
+                1
+            };
+            let zone = if in_zone { WEIGHT[k] | 1 << 16 } else { 0 };
+            t[id][sq] = zone | crossed << 24;
+            sq += 1;
+        }
+        id += 1;
+    }
+    t
+};
 
 /// How exposed `side`'s general is to an enemy with `attackers` (chariots
 /// counted twice, horses and cannons once).
@@ -365,13 +399,7 @@ fn midgame(n: &[[i32; 7]; 2]) -> i32 {
 /// the river count 2, its cannons and soldiers there 1, and each piece it
 /// has more than the other side (a chariot is two) 2.
 fn attack(b: &Board, side: usize, n: &[[i32; 7]; 2]) -> i32 {
-    let mut a = 0;
-    for k in 5..16 {
-        let sq = usize::from(b.at[side * 16 + k]);
-        if sq != 0 && !own_half(sq, side) {
-            a += if k <= 8 { 2 } else { 1 };
-        }
-    }
+    let mut a = unpack(b.front[side])[2];
     let simple = |s: usize| 2 * n[s][CHARIOT] + n[s][HORSE] + n[s][CANNON];
     a += 2 * (simple(side) - simple(side ^ 1)).max(0);
     a.min(8)

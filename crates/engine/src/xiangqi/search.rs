@@ -344,7 +344,8 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let static_eval = if in_check {
+        // Only non-PV nodes out of check look at the static evaluation.
+        let static_eval = if in_check || pv_node {
             -INF
         } else {
             evaluate(&self.board)
@@ -412,12 +413,7 @@ impl<'a> Search<'a> {
         let side = self.board.turn;
         let single_reply = in_check && self.only_one_legal(&list);
         for i in 0..list.len {
-            let mut j = i;
-            for k in i + 1..list.len {
-                if order[k] > order[j] {
-                    j = k;
-                }
-            }
+            let j = i + first_best(&order[i..list.len]);
             list.moves.swap(i, j);
             order.swap(i, j);
             let m = list.moves[i];
@@ -560,12 +556,7 @@ impl<'a> Search<'a> {
         let mut order = self.scores(&list, Mv(0), ply);
         let side = self.board.turn;
         for i in 0..list.len {
-            let mut j = i;
-            for k in i + 1..list.len {
-                if order[k] > order[j] {
-                    j = k;
-                }
-            }
+            let j = i + first_best(&order[i..list.len]);
             list.moves.swap(i, j);
             order.swap(i, j);
             let m = list.moves[i];
@@ -788,6 +779,15 @@ impl<'a> Search<'a> {
         }
         (found, done)
     }
+}
+
+/// The index of the first of the greatest scores (0 for none): the move
+/// to try next. Finding the greatest first lets the compiler compare
+/// several at once.
+#[inline]
+fn first_best(scores: &[i32]) -> usize {
+    let best = scores.iter().copied().max().unwrap_or(0);
+    scores.iter().position(|&s| s == best).unwrap_or(0)
 }
 
 #[inline]

@@ -92,13 +92,17 @@ fn make_and_unmake_give_back_the_board_and_the_key_follows_the_position() {
     for p in random_positions(10, 80).iter().step_by(7) {
         let mut b = Board::new(p);
         let (cells, at, key, place) = (b.cells, b.at, b.key, b.place);
+        let (counts, front) = (b.counts, b.front);
         for m in b.legal_moves() {
             let u = b.make(m);
             let fresh = Board::new(&p.play(m.public()).expect("legal"));
             assert_eq!(b.key, fresh.key, "{} {}", p.to_fen(), m.public());
             assert_eq!(b.place, fresh.place, "{} {}", p.to_fen(), m.public());
+            assert_eq!(b.counts, fresh.counts, "{} {}", p.to_fen(), m.public());
+            assert_eq!(b.front, fresh.front, "{} {}", p.to_fen(), m.public());
             b.unmake(u);
             assert_eq!((b.cells, b.at, b.key, b.place), (cells, at, key, place));
+            assert_eq!((b.counts, b.front), (counts, front));
         }
     }
 }
