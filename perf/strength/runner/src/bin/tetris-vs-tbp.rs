@@ -242,7 +242,13 @@ fn ms_a_piece(r: &Run) -> f64 {
     1000.0 * r.spent.as_secs_f64() / r.pieces.max(1) as f64
 }
 
-fn report(name: &str, r: &Run) {
+fn nodes_a_second(r: &Run) -> f64 {
+    r.nodes as f64 / r.spent.as_secs_f64().max(1e-9)
+}
+
+/// One run's line; `tbp` for a TBP bot (its reply time and matching, no
+/// nodes).
+fn report(name: &str, r: &Run, tbp: bool) {
     let mut line = format!(
         "{name} seed {}: {} pieces{}, {:.3} lines/piece, {:.3} attack/piece, {} tetrises, {} T-spin clears, highest stack {}, {:.1} ms a piece",
         r.seed,
@@ -255,11 +261,8 @@ fn report(name: &str, r: &Run) {
         r.max_height,
         ms_a_piece(r),
     );
-    if r.nodes > 0 {
-        line += &format!(
-            ", {:.0} nodes/s",
-            r.nodes as f64 / r.spent.as_secs_f64().max(1e-9)
-        );
+    if !tbp {
+        line += &format!(", {:.0} nodes/s", nodes_a_second(r));
     } else {
         line += &format!(
             " ({:.1} of it the reply to suggest), {} not matched, {} with another T-spin class",
@@ -271,31 +274,43 @@ fn report(name: &str, r: &Run) {
     println!("{line}");
 }
 
-fn summary(name: &str, runs: &[Run], pieces: u64) {
+/// A bot's totals over its runs.
+fn summary(name: &str, runs: &[Run], pieces: u64, tbp: bool) {
     let sum = |f: fn(&Run) -> u64| runs.iter().map(f).sum::<u64>();
     let placed = sum(|r| r.pieces);
-    let spent: f64 = runs.iter().map(|r| r.spent.as_secs_f64()).sum();
+    let seconds = |f: fn(&Run) -> Duration| runs.iter().map(|r| f(r).as_secs_f64()).sum::<f64>();
     let range = |f: &dyn Fn(&Run) -> f64| {
         let v = runs.iter().map(f);
         (
             v.clone().fold(f64::INFINITY, f64::min),
-            v.fold(0.0, f64::max),
+            v.fold(f64::NEG_INFINITY, f64::max),
         )
     };
+    let (a_lo, a_hi) = range(&|r| per_piece(r.attack, r.pieces));
     let (h_lo, h_hi) = range(&|r| r.max_height as f64);
     let (ms_lo, ms_hi) = range(&ms_a_piece);
-    println!(
-        "{name}: {} of {} runs placed {pieces} pieces without topping out; {placed} pieces, {:.3} lines/piece, {:.3} attack/piece, {} tetrises, {} T-spin clears, highest stack {h_lo:.0}-{h_hi:.0}, {:.1} ms a piece ({ms_lo:.1}-{ms_hi:.1} a run); {} suggested moves not matched, {} played with another T-spin class",
+    let mut line = format!(
+        "{name}: {} of {} runs placed {pieces} pieces without topping out; {placed} pieces, {:.3} lines/piece, {:.3} attack/piece ({a_lo:.3}-{a_hi:.3} a run), {} tetrises, {} T-spin clears, highest stack {h_lo:.0}-{h_hi:.0}, {:.1} ms a piece ({ms_lo:.1}-{ms_hi:.1} a run)",
         runs.iter().filter(|r| !r.topped_out).count(),
         runs.len(),
         per_piece(sum(|r| r.lines), placed),
         per_piece(sum(|r| r.attack), placed),
         sum(|r| r.tetrises),
         sum(|r| r.tspins),
-        1000.0 * spent / placed.max(1) as f64,
-        sum(|r| r.unmatched),
-        sum(|r| r.spin_differs),
+        1000.0 * seconds(|r| r.spent) / placed.max(1) as f64,
     );
+    if tbp {
+        line += &format!(
+            ", {:.1} ms of that the reply to suggest; {} suggested moves not matched, {} played with another T-spin class",
+            1000.0 * seconds(|r| r.reply) / placed.max(1) as f64,
+            sum(|r| r.unmatched),
+            sum(|r| r.spin_differs),
+        );
+    } else {
+        let (n_lo, n_hi) = range(&nodes_a_second);
+        line += &format!(", {n_lo:.0}-{n_hi:.0} nodes/s a run");
+    }
+    println!("{line}");
 }
 
 fn main() {
@@ -332,11 +347,11 @@ fn main() {
                 Player::Qipan => play_qipan(seed, pieces, think),
                 Player::Tbp(bot) => play_tbp(bot, seed, pieces, think),
             };
-            report(name, &r);
+            report(name, &r, matches!(player, Player::Tbp(_)));
             played.push(r);
         }
     }
-    for ((name, _), runs) in players.iter().zip(&done) {
-        summary(name, runs, pieces);
+    for ((name, player), runs) in players.iter().zip(&done) {
+        summary(name, runs, pieces, matches!(player, Player::Tbp(_)));
     }
 }
