@@ -1,12 +1,15 @@
-//! What the match runners share: their flags, the score report, and a xiangqi engine
-//! driven over its standard input and output in UCCI (ElephantEye) or UCI
-//! (Fairy-Stockfish).
+//! What the match runners share: their flags, the score report, a xiangqi
+//! engine driven over its standard input and output in UCCI (ElephantEye)
+//! or UCI (Fairy-Stockfish), and a Tetris bot driven in the Tetris Bot
+//! Protocol ([`tbp`]).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use qipan_rules::xiangqi::{Move, Square};
+
+pub mod tbp;
 
 /// Wins, draws and losses of our engine, and what they say in Elo.
 #[derive(Debug, Default, Clone, Copy)]
@@ -309,6 +312,15 @@ pub fn arg(args: &[String], name: &str, default: &str) -> String {
         .and_then(|i| args.get(i + 1))
         .cloned()
         .unwrap_or_else(|| default.to_owned())
+}
+
+/// The values after every `name` in `args`, in order (a flag that may be
+/// given more than once).
+pub fn arg_all(args: &[String], name: &str) -> Vec<String> {
+    args.windows(2)
+        .filter(|w| w[0] == name)
+        .map(|w| w[1].clone())
+        .collect()
 }
 
 #[cfg(test)]
