@@ -129,6 +129,25 @@ pub struct Ucci {
     pub last_depth: u32,
 }
 
+/// Starts the program at `path` with its standard input and output piped
+/// (what it writes to its standard error is dropped): the child, what
+/// writes to it and what reads from it.
+///
+/// # Panics
+///
+/// When the program cannot be started.
+pub fn spawn(path: &str) -> (Child, ChildStdin, BufReader<ChildStdout>) {
+    let mut child = Command::new(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {path}: {e}"));
+    let input = child.stdin.take().expect("piped stdin");
+    let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+    (child, input, output)
+}
+
 impl Ucci {
     /// Starts the UCCI engine at `path` and waits for `ucciok`.
     pub fn start(path: &str) -> Ucci {
@@ -138,14 +157,7 @@ impl Ucci {
     /// Starts the engine at `path`, speaking `protocol`, and waits until
     /// it is ready for a game.
     pub fn start_with(path: &str, protocol: Protocol) -> Ucci {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{path}: {e}"));
-        let input = child.stdin.take().expect("piped stdin");
-        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (child, input, output) = spawn(path);
         let mut u = Ucci {
             child,
             input,

@@ -8,7 +8,7 @@
 //! `text/0001-randomizer.md` (the `randomizer` of `rules` and `start`).
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 use std::time::Duration;
 
 use qipan_rules::tetris::{Cells, Kind, HEIGHT, WIDTH};
@@ -197,14 +197,7 @@ impl Bot {
     ///
     /// When the bot cannot be started, says nothing, or refuses the rules.
     pub fn start(path: &str) -> Bot {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{path}: {e}"));
-        let input = child.stdin.take().expect("piped stdin");
-        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (child, input, output) = crate::spawn(path);
         let mut bot = Bot {
             child,
             input,

@@ -11,7 +11,7 @@
 //! time limit. A brain move that is not legal loses the game for the brain.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 use std::time::Duration;
 
 use qipan_engine::gomoku;
@@ -19,7 +19,7 @@ use qipan_engine::{Level, Limits};
 use qipan_rules::gomoku::{Point, Position, Stone, Variant};
 use qipan_rules::rng::SplitMix64;
 use qipan_rules::Status;
-use qipan_strength::{arg, Tally};
+use qipan_strength::{arg, spawn, Tally};
 
 struct Brain {
     child: Child,
@@ -29,14 +29,7 @@ struct Brain {
 
 impl Brain {
     fn start(path: &str, rule: u8, ms: u64) -> Brain {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {path}: {e}"));
-        let input = child.stdin.take().expect("piped stdin");
-        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (child, input, output) = spawn(path);
         let mut b = Brain {
             child,
             input,
