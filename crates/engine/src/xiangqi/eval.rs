@@ -175,35 +175,62 @@ pub(crate) static PLACE: [[i16; 256]; 32] = {
 };
 
 /// What the side to move gets for having the move.
-const TEMPO: i32 = 10;
+pub(crate) const TEMPO: i32 = 10;
 
 /// The evaluation for the side to move.
 pub(crate) fn evaluate(b: &Board) -> i32 {
     let n = b.counts;
-    let majors = |side: usize| n[side][CHARIOT] + n[side][HORSE] + n[side][CANNON];
-    let attackers = |side: usize| majors(side) + n[side][CHARIOT];
-    let all_majors = majors(0) + majors(1);
     let phase = midgame(&n);
     let crossing = [attack(b, 0, &n), attack(b, 1, &n)];
     let mut side_score = [0i32; 2];
     for (side, score) in side_score.iter_mut().enumerate() {
-        let them = side ^ 1;
-        let mut s = b.place[side] + mobility(b, side);
-        // Cannons want screens, horses room: judged by the pieces left.
-        let shift = (all_majors - 6) * 4;
-        s += (n[side][CANNON] - n[side][HORSE]) * shift;
-        s -= king_danger(b, side, &n, attackers(them));
-        s -= palace_shape(b, side, &n, phase, crossing[them]);
-        s += pressure(b, side, 2 - n[them][ADVISOR]);
-        *score = s;
+        let [pairs, king, palace, front] = terms(b, side, &n, phase, crossing[side ^ 1]);
+        *score = b.place[side] + mobility(b, side) + pairs + king + palace + front;
     }
-    let mut v = side_score[b.turn] - side_score[b.turn ^ 1];
-    // A side with nothing that can cross the river cannot mate.
-    let leader = if v > 0 { b.turn } else { b.turn ^ 1 };
-    if v != 0 && majors(leader) + n[leader][SOLDIER] == 0 {
-        v /= 8;
+    let v = side_score[b.turn] - side_score[b.turn ^ 1];
+    damped(v, b.turn, &n) + TEMPO
+}
+
+/// Chariots, horses and cannons.
+#[inline]
+fn majors(n: &[[i32; 7]; 2], side: usize) -> i32 {
+    n[side][CHARIOT] + n[side][HORSE] + n[side][CANNON]
+}
+
+/// `v` (for `turn`) as it counts: a side with nothing that can cross the
+/// river cannot mate, so its lead counts an eighth.
+#[inline]
+pub(crate) fn damped(v: i32, turn: usize, n: &[[i32; 7]; 2]) -> i32 {
+    let leader = if v > 0 { turn } else { turn ^ 1 };
+    if v != 0 && majors(n, leader) + n[leader][SOLDIER] == 0 {
+        v / 8
+    } else {
+        v
     }
-    v + TEMPO
+}
+
+/// The terms of `side`'s score besides material, place and mobility: the
+/// piece pairs (cannons want screens, horses room, judged by the pieces
+/// left), less the general's danger and the palace's shape, and the
+/// pressure on the enemy palace. `enemy_attack` is the other side's
+/// [`attack`].
+#[inline]
+pub(crate) fn terms(
+    b: &Board,
+    side: usize,
+    n: &[[i32; 7]; 2],
+    phase: i32,
+    enemy_attack: i32,
+) -> [i32; 4] {
+    let them = side ^ 1;
+    let shift = (majors(n, 0) + majors(n, 1) - 6) * 4;
+    let attackers = majors(n, them) + n[them][CHARIOT];
+    [
+        (n[side][CANNON] - n[side][HORSE]) * shift,
+        -king_danger(b, side, n, attackers),
+        -palace_shape(b, side, n, phase, enemy_attack),
+        pressure(b, side, 2 - n[them][ADVISOR]),
+    ]
 }
 
 #[inline]
@@ -211,48 +238,60 @@ fn step(sq: usize, d: isize) -> usize {
     (sq as isize + d) as usize
 }
 
+/// What each count of [`mobility_counts`] is worth: a chariot's move 3, a
+/// horse's 5, a horse with one way out or none (nearly trapped) -20, a
+/// cannon's move (to an empty point) 1.
+pub(crate) const MOBILITY: [i32; 4] = [3, 5, -20, 1];
+
 /// Mobility of `side`'s chariots, horses and cannons.
 fn mobility(b: &Board, side: usize) -> i32 {
+    let n = mobility_counts(b, side);
+    (0..4).map(|i| MOBILITY[i] * n[i]).sum()
+}
+
+/// The moves of `side`'s chariots (to empty points and captures), of its
+/// horses (the same, legs free), its horses with one way out or none, and
+/// the moves of its cannons to empty points.
+pub(crate) fn mobility_counts(b: &Board, side: usize) -> [i32; 4] {
     let c = &b.cells;
-    let mut s = 0;
+    let mut n = [0i32; 4];
     for k in [7, 8] {
         let from = usize::from(b.at[side * 16 + k]);
         if from == 0 {
             continue;
         }
-        let mut n = 0;
         for dir in 0..ORTH.len() {
             let (to, empty) = b.ray(from, dir);
-            n += empty as i32;
+            n[0] += empty as i32;
             if to != 0 && side_of(c[to]) != side {
-                n += 1;
+                n[0] += 1;
             }
         }
-        s += 3 * n;
     }
     for k in [5, 6] {
         let from = usize::from(b.at[side * 16 + k]);
         if from == 0 {
             continue;
         }
-        let mut n = 0;
+        let mut ways = 0;
         for &(j, leg) in &HORSE_JUMPS {
             let to = step(from, j);
             if ON_BOARD[to] && c[step(from, leg)] == 0 && (c[to] == 0 || side_of(c[to]) != side) {
-                n += 1;
+                ways += 1;
             }
         }
-        s += 5 * n - if n <= 1 { 20 } else { 0 };
+        n[1] += ways;
+        n[2] += i32::from(ways <= 1);
     }
     for k in [9, 10] {
         let from = usize::from(b.at[side * 16 + k]);
         if from == 0 {
             continue;
         }
-        let n: usize = (0..ORTH.len()).map(|dir| b.ray(from, dir).1).sum();
-        s += n as i32;
+        let ways: usize = (0..ORTH.len()).map(|dir| b.ray(from, dir).1).sum();
+        n[3] += ways as i32;
     }
-    s
+    n
 }
 
 /// What `side`'s chariots, horses, cannons and soldiers in front of and
@@ -385,7 +424,7 @@ fn home(side: usize) -> usize {
 /// 1, bent so that only few pieces left count as an ending.
 const FULL: i32 = 66;
 
-fn midgame(n: &[[i32; 7]; 2]) -> i32 {
+pub(crate) fn midgame(n: &[[i32; 7]; 2]) -> i32 {
     let mut m = 0;
     for side in n {
         m += side[ADVISOR] + side[ELEPHANT] + side[SOLDIER];
@@ -398,7 +437,7 @@ fn midgame(n: &[[i32; 7]; 2]) -> i32 {
 /// How much `side` attacks, from 0 to 8: its chariots and horses across
 /// the river count 2, its cannons and soldiers there 1, and each piece it
 /// has more than the other side (a chariot is two) 2.
-fn attack(b: &Board, side: usize, n: &[[i32; 7]; 2]) -> i32 {
+pub(crate) fn attack(b: &Board, side: usize, n: &[[i32; 7]; 2]) -> i32 {
     let mut a = unpack(b.front[side])[2];
     let simple = |s: usize| 2 * n[s][CHARIOT] + n[s][HORSE] + n[s][CANNON];
     a += 2 * (simple(side) - simple(side ^ 1)).max(0);

@@ -33,6 +33,7 @@
 mod board;
 mod eval;
 mod search;
+pub mod tune;
 
 use std::fmt;
 

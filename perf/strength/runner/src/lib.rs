@@ -276,9 +276,19 @@ impl Ucci {
         moves: &[String],
         ms: u64,
     ) -> (Option<i32>, Option<u32>, String) {
-        self.position(position, moves);
         let go = self.protocol.go_time(ms);
-        self.send(&go);
+        self.think_with(position, moves, &go)
+    }
+
+    /// [`Ucci::think`] with the search command `go` (`go depth 7`).
+    pub fn think_with(
+        &mut self,
+        position: &str,
+        moves: &[String],
+        go: &str,
+    ) -> (Option<i32>, Option<u32>, String) {
+        self.position(position, moves);
+        self.send(go);
         let (mut score, mut depth) = (None, None);
         loop {
             let line = self.wait_for(&["info", "bestmove", "nobestmove"]);
