@@ -555,6 +555,24 @@ impl Board {
         self.attacked(self.turn)
     }
 
+    /// Whether the move `m` of the side to move may check the enemy
+    /// general, judged without making it: only a move from or to the
+    /// general's row or file (a chariot, cannon or soldier checking, a
+    /// screen or a blocker moved), a horse's move to within two rows and
+    /// files of it, or a move off a point next to it (a horse's leg) can.
+    #[inline]
+    pub(crate) fn may_check(&self, m: Mv) -> bool {
+        let g = self.general(self.turn ^ 1);
+        let (from, to) = (m.from(), m.to());
+        let line = |s: Sq| s >> 4 == g >> 4 || s & 15 == g & 15;
+        let near =
+            |s: Sq, d: usize| (s >> 4).abs_diff(g >> 4) <= d && (s & 15).abs_diff(g & 15) <= d;
+        line(from)
+            || line(to)
+            || near(from, 1)
+            || (kind_of(self.cells[from]) == HORSE && near(to, 2))
+    }
+
     /// Every pseudo-legal move of the side to move (captures only when
     /// `captures_only`).
     pub(crate) fn generate(&self, captures_only: bool, list: &mut MoveList) {

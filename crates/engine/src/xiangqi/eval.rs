@@ -4,21 +4,21 @@
 //! Four parts:
 //!
 //! - **Material and place**, kept up to date move by move by the board:
-//!   chariot 900, cannon 450, horse 400, advisor and elephant 100, soldier
-//!   70, each plus a value for its point from the tables below (those of
-//!   chariots and horses count three times: a piece out of play is worth
-//!   much less than one in play). The tables
-//!   follow what every xiangqi player learns: soldiers gain once across the
-//!   river and most near the palace, less on the last rank where they only
-//!   go sideways; chariots like open ribs (the d and f files) and the
-//!   enemy's second rank; horses like the centre and the squares in front
-//!   of the enemy palace, and hate their own back corners; cannons like the
-//!   central file at home (the central cannon) and the enemy back rank
-//!   corners, not the enemy palace front where they are blocked; the
-//!   general stays on its back rank. Advisors, elephants and soldiers
-//!   before the river weigh less beside a horse than the textbook's 2, 2
-//!   and 1 to its 4 (ElephantEye's tables weigh them so too): valued so
-//!   highly, they are grabbed by cannons while the other pieces stay home.
+//!   one value for each kind of piece on each point (the tables below),
+//!   about 960 for a chariot, 455 for a cannon, 420 for a horse, 100 for
+//!   an advisor or an elephant, 70 for a soldier at home and 150 to 300
+//!   across the river. They were fitted, with the other weights, to what
+//!   ElephantEye's search at depth 6 says 24,000 positions of the engine's
+//!   own games are worth (perf/strength/runner's `xiangqi-tune`, the run in
+//!   docs/strength.md): starting from tables written here by what every
+//!   xiangqi player learns (soldiers gain once across the river and most
+//!   near the palace; chariots like open ribs and the enemy's second rank;
+//!   horses the centre and the squares before the enemy palace, not their
+//!   own back corners; cannons the central file at home and the enemy back
+//!   rank corners; the general its back rank; advisors, elephants and
+//!   soldiers at home weigh less beside a horse than the textbook's 2, 2
+//!   and 1 to its 4), each value pulled towards the written one, so a
+//!   point the positions seldom show keeps it.
 //! - **Mobility** of chariots, horses (a horse with one way out or none is
 //!   nearly trapped) and cannons.
 //! - **King safety**: the advisors and elephants a side has lost, weighed
@@ -34,122 +34,122 @@
 //! - **Piece pairs**: cannons need screens and lose value as the board
 //!   empties, horses gain; a side with no piece that can cross the river
 //!   cannot win, so its lead counts for little.
+//!
+//! The weights of mobility and of the last three parts were fitted with
+//! the tables: the fit halved the pressure and the piece pairs, cut the
+//! king's dangers by a fifth to a quarter, and raised mobility and the
+//! tempo.
 
 use super::board::{
     forward, kind_of, side_of, Board, ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, HORSE_JUMPS, KIND,
     ON_BOARD, ORTH, SOLDIER,
 };
 
-/// Piece values: general, advisor, elephant, horse, chariot, cannon,
-/// soldier.
+/// Piece values for ordering and pruning captures: general, advisor,
+/// elephant, horse, chariot, cannon, soldier (the evaluation's are the
+/// tables').
 pub(crate) const MATERIAL: [i32; 7] = [0, 100, 100, 400, 900, 450, 70];
 
-/// Place tables from red's side of the board: row 0 is black's back rank,
-/// file 0 red's left. Black reads them turned round.
+/// Material and place tables from red's side of the board: row 0 is
+/// black's back rank, file 0 red's left. Black reads them turned round.
 type Table = [[i16; 9]; 10];
 
 const GENERAL_T: Table = [
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0, 0, 0, -30, -35, -30, 0, 0, 0],
-    [0, 0, 0, -12, -15, -12, 0, 0, 0],
-    [0, 0, 0, 2, 4, 2, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, -39, -27, -39, 0, 0, 0],
+    [0, 0, 0, -26, 4, -26, 0, 0, 0],
+    [0, 0, 0, -12, 14, -12, 0, 0, 0],
 ];
 
 const ADVISOR_T: Table = [
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0, 0, 0, -4, 0, -4, 0, 0, 0],
-    [0, 0, 0, 0, 6, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 81, 100, 81, 100, 100, 100],
+    [100, 100, 100, 100, 113, 100, 100, 100, 100],
+    [100, 100, 100, 78, 100, 78, 100, 100, 100],
 ];
 
 const ELEPHANT_T: Table = [
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0; 9],
-    [0, 0, -4, 0, 0, 0, -4, 0, 0],
-    [0; 9],
-    [-4, 0, 0, 0, 8, 0, 0, 0, -4],
-    [0; 9],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 105, 100, 100, 100, 105, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 100, 100, 127, 100, 100, 100, 100],
+    [100, 100, 100, 100, 100, 100, 100, 100, 100],
+    [100, 100, 109, 100, 100, 100, 109, 100, 100],
 ];
 
 const HORSE_T: Table = [
-    [0, -6, 8, 6, 4, 6, 8, -6, 0],
-    [-4, 6, 14, 22, 12, 22, 14, 6, -4],
-    [6, 12, 20, 26, 24, 26, 20, 12, 6],
-    [4, 20, 22, 26, 26, 26, 22, 20, 4],
-    [4, 16, 20, 24, 26, 24, 20, 16, 4],
-    [0, 10, 14, 16, 20, 16, 14, 10, 0],
-    [-4, 4, 10, 10, 6, 10, 10, 4, -4],
-    [0, -2, 8, 6, 10, 6, 8, -2, 0],
-    [-6, -4, 0, 6, -10, 6, 0, -4, -6],
-    [-10, -8, -2, -4, -6, -4, -2, -8, -10],
+    [399, 400, 441, 414, 415, 414, 441, 400, 399],
+    [389, 440, 468, 453, 452, 453, 468, 440, 389],
+    [439, 446, 443, 484, 482, 484, 443, 446, 439],
+    [414, 480, 446, 477, 449, 477, 446, 480, 414],
+    [413, 456, 466, 495, 492, 495, 466, 456, 413],
+    [390, 421, 446, 449, 445, 449, 446, 421, 390],
+    [388, 411, 402, 420, 433, 420, 402, 411, 388],
+    [393, 402, 396, 393, 434, 393, 396, 402, 393],
+    [372, 381, 362, 409, 356, 409, 362, 381, 372],
+    [372, 352, 379, 372, 382, 372, 379, 352, 372],
 ];
 
 const CHARIOT_T: Table = [
-    [12, 16, 14, 26, 28, 26, 14, 16, 12],
-    [12, 24, 18, 32, 40, 32, 18, 24, 12],
-    [12, 16, 14, 28, 32, 28, 14, 16, 12],
-    [12, 26, 26, 32, 32, 32, 26, 26, 12],
-    [16, 22, 22, 28, 30, 28, 22, 22, 16],
-    [16, 24, 24, 28, 30, 28, 24, 24, 16],
-    [8, 18, 8, 24, 28, 24, 8, 18, 8],
-    [-4, 16, 8, 24, 24, 24, 8, 16, -4],
-    [10, 16, 12, 24, 0, 24, 12, 16, 10],
-    [-12, 12, 8, 24, 0, 24, 8, 12, -12],
+    [960, 967, 951, 987, 1009, 987, 951, 967, 960],
+    [965, 1005, 958, 968, 1035, 968, 958, 1005, 965],
+    [954, 976, 964, 992, 988, 992, 964, 976, 954],
+    [967, 983, 982, 962, 981, 962, 982, 983, 967],
+    [955, 969, 987, 994, 990, 994, 987, 969, 955],
+    [944, 963, 977, 977, 988, 977, 977, 963, 944],
+    [934, 957, 943, 981, 977, 981, 943, 957, 934],
+    [898, 956, 930, 952, 966, 952, 930, 956, 898],
+    [908, 942, 955, 949, 883, 949, 955, 942, 908],
+    [881, 944, 926, 957, 900, 957, 926, 944, 881],
 ];
 
 const CANNON_T: Table = [
-    [12, 8, 0, -10, -14, -10, 0, 8, 12],
-    [4, 4, 0, -6, -16, -6, 0, 4, 4],
-    [4, 4, 0, -10, -8, -10, 0, 4, 4],
-    [0, 0, -2, 6, 12, 6, -2, 0, 0],
-    [0, 0, 0, 4, 10, 4, 0, 0, 0],
-    [-2, 0, 6, 4, 10, 4, 6, 0, -2],
-    [0, 0, 0, 2, 6, 2, 0, 0, 0],
-    [4, 0, 10, 8, 16, 8, 10, 0, 4],
-    [0, 2, 4, 6, 8, 6, 4, 2, 0],
-    [0, 0, 2, 6, 6, 6, 2, 0, 0],
+    [501, 470, 454, 449, 438, 449, 454, 470, 501],
+    [465, 443, 447, 423, 421, 423, 447, 443, 465],
+    [464, 434, 433, 411, 440, 411, 433, 434, 464],
+    [449, 444, 448, 444, 472, 444, 448, 444, 449],
+    [444, 430, 449, 453, 494, 453, 449, 430, 444],
+    [446, 457, 469, 457, 500, 457, 469, 457, 446],
+    [461, 436, 453, 455, 478, 455, 453, 436, 461],
+    [441, 437, 471, 456, 480, 456, 471, 437, 441],
+    [444, 440, 451, 448, 462, 448, 451, 440, 444],
+    [453, 457, 442, 459, 466, 459, 442, 457, 453],
 ];
 
 const SOLDIER_T: Table = [
-    [40, 40, 50, 60, 70, 60, 50, 40, 40],
-    [100, 130, 160, 200, 220, 200, 160, 130, 100],
-    [100, 120, 150, 170, 180, 170, 150, 120, 100],
-    [90, 110, 130, 140, 150, 140, 130, 110, 90],
-    [70, 80, 100, 110, 120, 110, 100, 80, 70],
-    [0, 0, 10, 0, 20, 0, 10, 0, 0],
-    [0, 0, 0, 0, 10, 0, 0, 0, 0],
-    [0; 9],
-    [0; 9],
-    [0; 9],
+    [108, 107, 92, 103, 113, 103, 92, 107, 108],
+    [172, 185, 212, 274, 306, 274, 212, 185, 172],
+    [158, 199, 231, 245, 247, 245, 231, 199, 158],
+    [164, 185, 203, 214, 232, 214, 203, 185, 164],
+    [145, 174, 162, 205, 205, 205, 162, 174, 145],
+    [67, 70, 69, 70, 91, 70, 69, 70, 67],
+    [68, 70, 37, 70, 74, 70, 37, 70, 68],
+    [70, 70, 70, 70, 70, 70, 70, 70, 70],
+    [70, 70, 70, 70, 70, 70, 70, 70, 70],
+    [70, 70, 70, 70, 70, 70, 70, 70, 70],
 ];
 
 const TABLES: [Table; 7] = [
     GENERAL_T, ADVISOR_T, ELEPHANT_T, HORSE_T, CHARIOT_T, CANNON_T, SOLDIER_T,
 ];
 
-/// How much each kind's place table counts: a horse or chariot out of
-/// play is worth far less than one in play, as much as a soldier or an
-/// advisor, and a side that grabs material with them while its others
-/// stay at home falls behind.
-const SPREAD: [i16; 7] = [1, 1, 1, 3, 3, 1, 1];
-
-/// Material plus place of each piece slot (`side * 16 + k`) on each point
+/// Material and place of each piece slot (`side * 16 + k`) on each point
 /// of the 16×16 board, for its own side: black's points turned round
 /// (`254 - sq`) to read the tables, so that making a move needs no look at
 /// the side.
@@ -164,7 +164,7 @@ pub(crate) static PLACE: [[i16; 256]; 32] = {
             while f < 9 {
                 let red = (r + 3) * 16 + f + 3;
                 let sq = if id < 16 { red } else { 254 - red };
-                t[id][sq] = MATERIAL[k] as i16 + TABLES[k][r][f] * SPREAD[k];
+                t[id][sq] = TABLES[k][r][f];
                 f += 1;
             }
             r += 1;
@@ -175,7 +175,7 @@ pub(crate) static PLACE: [[i16; 256]; 32] = {
 };
 
 /// What the side to move gets for having the move.
-pub(crate) const TEMPO: i32 = 10;
+pub(crate) const TEMPO: i32 = 21;
 
 /// The evaluation for the side to move.
 pub(crate) fn evaluate(b: &Board) -> i32 {
@@ -184,11 +184,21 @@ pub(crate) fn evaluate(b: &Board) -> i32 {
     let crossing = [attack(b, 0, &n), attack(b, 1, &n)];
     let mut side_score = [0i32; 2];
     for (side, score) in side_score.iter_mut().enumerate() {
-        let [pairs, king, palace, front] = terms(b, side, &n, phase, crossing[side ^ 1]);
-        *score = b.place[side] + mobility(b, side) + pairs + king + palace + front;
+        let t = terms(b, side, &n, phase, crossing[side ^ 1]);
+        *score = 16 * (b.place[side] + mobility(b, side)) + weighed(&t);
     }
-    let v = side_score[b.turn] - side_score[b.turn ^ 1];
+    let v = (side_score[b.turn] - side_score[b.turn ^ 1]) / 16;
     damped(v, b.turn, &n) + TEMPO
+}
+
+/// What the [`terms`] weigh, in sixteenths: the piece pairs, the general's
+/// danger, the palace's shape, the pressure.
+pub(crate) const TERM_WEIGHTS: [i32; 4] = [7, 12, 13, 10];
+
+/// [`terms`] times their weights, in sixteenths of a centipawn.
+#[inline]
+pub(crate) fn weighed(t: &[i32; 4]) -> i32 {
+    (0..4).map(|i| TERM_WEIGHTS[i] * t[i]).sum()
 }
 
 /// Chariots, horses and cannons.
@@ -241,7 +251,7 @@ fn step(sq: usize, d: isize) -> usize {
 /// What each count of [`mobility_counts`] is worth: a chariot's move 3, a
 /// horse's 5, a horse with one way out or none (nearly trapped) -20, a
 /// cannon's move (to an empty point) 1.
-pub(crate) const MOBILITY: [i32; 4] = [3, 5, -20, 1];
+pub(crate) const MOBILITY: [i32; 4] = [5, 6, -9, 2];
 
 /// Mobility of `side`'s chariots, horses and cannons.
 fn mobility(b: &Board, side: usize) -> i32 {

@@ -15,9 +15,10 @@
 //! side has few pieces, and a mate found behind it taken as a threat),
 //! late-move reductions, extensions of checks and of a single reply to
 //! check, killer and history ordering with MVV-LVA for captures, and a
-//! quiescence search over captures and check evasions. The evaluation
-//! (`eval`) is material and place tables written here, mobility, king
-//! safety (with the palace's shape) and piece-pair terms. Moves are generated,
+//! quiescence search over captures and check evasions (and, on its first
+//! ply, quiet checks). The evaluation (`eval`) is material and place
+//! tables, mobility, king safety (with the palace's shape) and piece-pair
+//! terms, their weights fitted to ElephantEye's scores (`tune`). Moves are generated,
 //! made and unmade on the search's own 16×16 board (`board`), many times
 //! faster than copying the rules crate's positions; the tests hold its
 //! legal moves to the rules crate's.

@@ -7,7 +7,8 @@
 //! and of the only reply to a check, killer, countermove and history
 //! ordering with MVV-LVA for captures (a capture of a lesser, guarded
 //! piece after the killers), and a quiescence search over captures and
-//! check evasions.
+//! check evasions, and on its first ply the quiet checks from unguarded
+//! points.
 //!
 //! Repetitions are judged by the rules crate. The search keeps the keys of
 //! the game's positions since the last capture and of its own path; when a
@@ -324,7 +325,7 @@ impl<'a> Search<'a> {
         }
         let in_check = self.current().check;
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiesce(alpha, beta, ply);
+            return self.quiesce(alpha, beta, ply, true);
         }
         let pv_node = beta - alpha > 1;
         let key = self.board.key;
@@ -530,8 +531,11 @@ impl<'a> Search<'a> {
         self.pv_len[ply] = len.max(ply + 1);
     }
 
-    /// Captures only (all evasions when in check), standing pat otherwise.
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Captures only (all evasions when in check), standing pat otherwise;
+    /// with `checks` (its first ply), when no capture cuts the node off,
+    /// also the quiet moves that check from a point the opponent does not
+    /// attack.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.pv_len[ply] = ply;
         // Once out of budget, a re-search after a cut-short child costs no
         // node: the count stays exactly at a node limit.
@@ -554,7 +558,6 @@ impl<'a> Search<'a> {
         let mut list = MoveList::new();
         self.board.generate(!in_check, &mut list);
         let mut order = self.scores(&list, Mv(0), ply);
-        let side = self.board.turn;
         for i in 0..list.len {
             let j = i + first_best(&order[i..list.len]);
             list.moves.swap(i, j);
@@ -566,25 +569,9 @@ impl<'a> Search<'a> {
             if !in_check && victim != 0 && best + MATERIAL[kind_of(victim)] + 200 < alpha {
                 continue;
             }
-            let attacker = kind_of(self.board.cells[m.from()]);
-            let u = self.board.make(m);
-            if self.board.attacked(side) {
-                self.board.unmake(u);
+            let Some(v) = self.quiesce_move(m, in_check, alpha, beta, ply) else {
                 continue;
-            }
-            // A capture of a lesser piece on a guarded point loses the
-            // difference at once: not worth a look outside check.
-            if !in_check
-                && MATERIAL[attacker] > MATERIAL[kind_of(victim)] + 50
-                && self.board.attacked_by(m.to(), side ^ 1)
-            {
-                self.board.unmake(u);
-                continue;
-            }
-            self.push(m, victim != 0);
-            let v = -self.quiesce(-beta, -alpha, ply + 1);
-            self.pop();
-            self.board.unmake(u);
+            };
             if self.budget.exhausted() {
                 return best.max(alpha);
             }
@@ -599,7 +586,67 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        if checks && !in_check {
+            let mut quiet = MoveList::new();
+            self.board.generate(false, &mut quiet);
+            for &m in quiet.as_slice() {
+                if self.board.cells[m.to()] != 0 || !self.board.may_check(m) {
+                    continue;
+                }
+                let Some(v) = self.quiesce_move(m, false, alpha, beta, ply) else {
+                    continue;
+                };
+                if self.budget.exhausted() {
+                    return best.max(alpha);
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        self.extend_pv(ply, m);
+                    }
+                    if v >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
         best
+    }
+
+    /// The score of `m` in the quiescence search, or `None` when it is not
+    /// searched: illegal, or (out of check) a capture of a lesser piece on
+    /// a guarded point, which loses the difference at once, or a quiet
+    /// move that does not check or checks from a guarded point.
+    fn quiesce_move(
+        &mut self,
+        m: Mv,
+        in_check: bool,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let side = self.board.turn;
+        let victim = self.board.cells[m.to()];
+        let attacker = kind_of(self.board.cells[m.from()]);
+        let u = self.board.make(m);
+        let skip = self.board.attacked(side)
+            || (!in_check
+                && if victim == 0 {
+                    !self.board.in_check() || self.board.attacked_by(m.to(), side ^ 1)
+                } else {
+                    MATERIAL[attacker] > MATERIAL[kind_of(victim)] + 50
+                        && self.board.attacked_by(m.to(), side ^ 1)
+                });
+        if skip {
+            self.board.unmake(u);
+            return None;
+        }
+        self.push(m, victim != 0);
+        let v = -self.quiesce(-beta, -alpha, ply + 1, false);
+        self.pop();
+        self.board.unmake(u);
+        Some(v)
     }
 
     /// Whether exactly one move of `list` is legal.

@@ -1,6 +1,7 @@
 //! The search's board against the rules crate: the same legal moves and
 //! the same perft counts on positions from random games, make and unmake
-//! giving back the same board, and the evaluation turned round.
+//! giving back the same board, the evaluation turned round, and no check
+//! missed by the quick look for moves that may check.
 
 use qipan_rules::rng::SplitMix64;
 use qipan_rules::xiangqi::{Position, Setup};
@@ -155,4 +156,22 @@ fn attacks_on_a_point_are_the_captures_onto_it() {
             );
         }
     }
+}
+
+#[test]
+fn a_move_that_checks_may_check() {
+    let (mut checks, mut moves) = (0, 0);
+    for p in random_positions(40, 120) {
+        let mut b = Board::new(&p);
+        for m in b.legal_moves() {
+            let may = b.may_check(m);
+            let u = b.make(m);
+            let gives = b.in_check();
+            b.unmake(u);
+            assert!(may || !gives, "{} {}", p.to_fen(), m.public());
+            checks += usize::from(gives);
+            moves += 1;
+        }
+    }
+    assert!(checks > 500, "{checks} checks among {moves} moves");
 }

@@ -2,8 +2,8 @@
 //! positions whose worth is known (perf/strength/runner's `xiangqi-tune`,
 //! docs/strength.md).
 //!
-//! The evaluation of a position is exactly the sum of [`weights`] times
-//! [`features`] (the test below holds the two to [`evaluate`]), except in
+//! The evaluation of a position is the sum of [`weights`] times
+//! [`features`], rounded towards zero (the test below holds the two to [`evaluate`]), except in
 //! the positions where a side with nothing that can cross the river
 //! leads: its lead counts an eighth, and [`features`] gives none.
 //!
@@ -16,8 +16,9 @@
 //!   nearer edge (0 the edge, 4 the central file): the tables are the same
 //!   for both wings;
 //! - the four mobility weights ([`super::eval`]'s `MOBILITY`);
-//! - four terms, each weighing 1: the piece pairs, the general's danger,
-//!   the palace's shape and the pressure on the enemy palace;
+//! - the weights of four terms ([`super::eval`]'s `TERM_WEIGHTS`, in
+//!   sixteenths): the piece pairs, the general's danger, the palace's
+//!   shape and the pressure on the enemy palace;
 //! - the tempo.
 //!
 //! Every feature is the side to move's count less the other side's.
@@ -25,7 +26,7 @@
 use qipan_rules::xiangqi::Position;
 
 use super::board::{Board, KIND};
-use super::eval::{self, MOBILITY, PLACE, TEMPO};
+use super::eval::{self, MOBILITY, PLACE, TEMPO, TERM_WEIGHTS};
 
 /// Place weights: 7 kinds × 10 rows × 5 files.
 pub const PLACES: usize = 7 * 10 * 5;
@@ -73,8 +74,8 @@ pub fn weights() -> Vec<f64> {
     for (i, m) in MOBILITY.iter().enumerate() {
         w[PLACES + i] = f64::from(*m);
     }
-    for t in 0..4 {
-        w[PLACES + 4 + t] = 1.0;
+    for (t, weight) in TERM_WEIGHTS.iter().enumerate() {
+        w[PLACES + 4 + t] = f64::from(*weight) / 16.0;
     }
     w[LEN - 1] = f64::from(TEMPO);
     w
@@ -97,7 +98,7 @@ pub fn features(pos: &Position) -> Option<Vec<(usize, f64)>> {
             if sq == 0 {
                 continue;
             }
-            score[side] += i32::from(PLACE[id][sq]);
+            score[side] += 16 * i32::from(PLACE[id][sq]);
             let own = if side == 0 { sq } else { 254 - sq };
             let (row, file) = ((own >> 4) - 3, (own & 15) - 3);
             dense[place_index(KIND[id & 15], row, file)] += sign;
@@ -105,15 +106,15 @@ pub fn features(pos: &Position) -> Option<Vec<(usize, f64)>> {
         let counts = eval::mobility_counts(&b, side);
         for (i, c) in counts.iter().enumerate() {
             dense[PLACES + i] += sign * f64::from(*c);
-            score[side] += MOBILITY[i] * c;
+            score[side] += 16 * MOBILITY[i] * c;
         }
         let terms = eval::terms(&b, side, &n, phase, crossing[side ^ 1]);
         for (t, v) in terms.iter().enumerate() {
             dense[PLACES + 4 + t] += sign * f64::from(*v);
-            score[side] += v;
         }
+        score[side] += eval::weighed(&terms);
     }
-    let v = score[b.turn] - score[b.turn ^ 1];
+    let v = (score[b.turn] - score[b.turn ^ 1]) / 16;
     if eval::damped(v, b.turn, &n) != v {
         return None;
     }
@@ -152,7 +153,10 @@ mod tests {
                 match features(&pos) {
                     Some(f) => {
                         let sum: f64 = f.iter().map(|&(i, x)| w[i] * x).sum();
-                        assert_eq!(sum as i32, evaluate(&pos), "{}", pos.to_fen());
+                        // The terms are weighed in sixteenths, and the
+                        // sum rounded towards zero.
+                        let e = f64::from(evaluate(&pos));
+                        assert!((sum - e).abs() < 1.0, "{sum} {e} {}", pos.to_fen());
                         checked += 1;
                     }
                     None => damped += 1,
