@@ -129,19 +129,24 @@ const VALUE: [bool; 256] = byte_table!(0x09 | 0x20..=0x7e);
 
 /// How many bytes at the start of `bytes` are [`VALUE`] bytes, when a byte
 /// that is not follows them: eight bytes at a time while they are all
-/// visible ASCII or spaces, then one by one.
+/// visible ASCII or spaces, then one by one from the first that is not.
 fn value_run(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     let mut i = 0;
     while let Some(chunk) = bytes.get(i..i + 8) {
-        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
+        // Little-endian whatever the machine: the first byte is the lowest.
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
         // A byte under 0x20 (its high bit set by the subtraction, not in
         // `x`), or of 0x7f and over (set by the addition, or in `x`): a
-        // carry may mark a later byte too, which only sends it below.
+        // borrow or carry may mark a later (higher) byte too, never an
+        // earlier one, so the lowest mark is a byte that is no visible
+        // ASCII or space (a tab, or the end of the value).
         let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
         let above = (x.wrapping_add(ONES) | x) & HIGHS;
-        if below | above != 0 {
+        let marks = below | above;
+        if marks != 0 {
+            i += (marks.trailing_zeros() / 8) as usize;
             break;
         }
         i += 8;
