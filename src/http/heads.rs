@@ -735,6 +735,19 @@ mod tests {
             }
         }
 
+        /// Eight bytes a step, a value ends where a look byte by byte ends
+        /// it, whatever bytes follow its end.
+        #[test]
+        fn a_value_ends_where_a_byte_by_byte_look_ends_it(
+            bytes in prop::collection::vec(
+                prop_oneof![3 => Just(b'a'), 1 => select(BYTES.to_vec())],
+                0..40,
+            ),
+        ) {
+            let expected = bytes.iter().position(|&b| !VALUE[usize::from(b)]);
+            prop_assert_eq!(value_run(&bytes), expected);
+        }
+
         /// The same for a usual head with one byte changed, or cut short.
         #[test]
         fn a_changed_head_is_read_as_httparse_reads_it(

@@ -387,6 +387,7 @@ mod tests {
 
     #[test]
     fn an_early_read_is_answered_as_before_routing() {
+        use actix_web::body::MessageBody;
         use actix_web::test::TestRequest;
         const CODE: &str = "/v1/xiangqi/VVRWU1dBRT1SHEMqNjo-WgQDBQIGFCsBBxJaGx8jL1o";
         let request = |origin: bool| {
