@@ -3,6 +3,7 @@
 //! first, so tests can ask for port 0 and read the port actually taken.
 
 use std::net::{SocketAddr, TcpListener};
+use std::sync::Arc;
 
 use actix_cors::Cors;
 use actix_http::error::DispatchError;
@@ -18,6 +19,7 @@ use crate::configuration::Settings;
 use crate::http::cache::ViewCache;
 use crate::http::connections::ConnectionCap;
 use crate::http::drain::Draining;
+use crate::http::early::Early;
 use crate::http::errors;
 use crate::http::front::Front;
 use crate::http::heads::Guarded;
@@ -191,7 +193,20 @@ impl Application {
             // The bound address is the host a request without `Host` is
             // taken to name, as HttpServer has it (its constructor is
             // crate-private; this is the one it offers its test crate).
-            let config = AppConfig::__priv_test_new(false, addr.to_string(), addr);
+            // Served over plain HTTP (TLS ends before the service).
+            let secure = false;
+            let config = AppConfig::__priv_test_new(secure, addr.to_string(), addr);
+            // The plainest reads are answered before actix-web sees them,
+            // as `Front` would answer them (http::early).
+            let app = Early {
+                app: map_config(app, move |()| config.clone()),
+                counting,
+                reads: reads.clone(),
+                hosts: hosts.clone(),
+                draining: drain_flag.clone(),
+                secure,
+                own_host: Arc::from(addr.to_string()),
+            };
             let signal = shutdown.clone();
             let cap = cap.clone();
             let http = actix_http::HttpService::<Guarded, _, _, _, _>::build()
@@ -211,7 +226,7 @@ impl Application {
                 .on_connect_ext(move |io: &Guarded, data: &mut Extensions| {
                     cap.on_connect(io.tcp(), data)
                 })
-                .h1(map_config(app, move |()| config.clone()));
+                .h1(app);
             fn_service(|io: TcpStream| {
                 let peer = io.peer_addr().ok();
                 std::future::ready(Ok::<_, DispatchError>((Guarded::new(io), peer)))

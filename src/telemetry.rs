@@ -20,8 +20,8 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::HttpMessage;
 use tracing::field::{Field, Visit};
 use tracing::subscriber::Interest;
 use tracing::{Event, Level, Metadata};
@@ -160,7 +160,7 @@ pub(crate) fn fresh_id() -> HeaderValue {
 
 /// The client's id when it is one we can log and echo safely: 1–64
 /// characters of `A–Z a–z 0–9 - _ . :`.
-pub(crate) fn client_id(req: &ServiceRequest) -> Option<HeaderValue> {
+pub(crate) fn client_id(req: &impl HttpMessage) -> Option<HeaderValue> {
     let value = req.headers().get(&REQUEST_ID)?;
     let ok = (1..=64).contains(&value.len())
         && value

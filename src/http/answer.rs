@@ -5,8 +5,9 @@
 use std::sync::{Arc, OnceLock};
 
 use actix_web::http::header::{self, Accept, EntityTag, Header, HeaderValue};
+use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 
 use super::conditional;
 use super::encoding::{self, Coding, Effort};
@@ -113,14 +114,14 @@ impl Rendered {
     /// The body and `ETag` of [`immutable`]'s answer to `req` when it is a
     /// full `200` in no coding (not `304`, not compressed), for an answer
     /// whose other fields are made once ([`crate::http::reads`]).
-    pub fn plain_answer(&self, req: &HttpRequest) -> Option<(Bytes, HeaderValue)> {
+    pub fn plain_answer(&self, req: &impl HttpMessage) -> Option<(Bytes, HeaderValue)> {
         let (body, etag, etag_header, coding) = self.form(req);
         (coding == Coding::Identity && !conditional::client_has(req, etag))
             .then(|| (body, etag_header.clone()))
     }
 
     /// The body, tag and coding to answer `req` with.
-    fn form(&self, req: &HttpRequest) -> (Bytes, &EntityTag, &HeaderValue, Coding) {
+    fn form(&self, req: &impl HttpMessage) -> (Bytes, &EntityTag, &HeaderValue, Coding) {
         let plain = (
             self.body.clone(),
             &self.etag,
@@ -175,24 +176,30 @@ pub fn revalidated_json(req: &HttpRequest, body: impl Into<Bytes>) -> HttpRespon
 fn cached(req: &HttpRequest, rendered: Rendered, policy: HeaderValue) -> HttpResponse {
     let (body, etag, etag_header, coding) = rendered.form(req);
     let unchanged = conditional::client_has(req, etag);
+    // Fields put straight into the answer's map, as values made once: no
+    // builder, no text parsed into a value on every answer.
     let mut res = if unchanged {
-        HttpResponse::NotModified()
+        HttpResponse::new(StatusCode::NOT_MODIFIED)
     } else {
-        HttpResponse::Ok()
+        HttpResponse::with_body(StatusCode::OK, body).map_into_boxed_body()
     };
-    res.insert_header((header::ETAG, etag_header.clone()))
-        .insert_header((header::CACHE_CONTROL, policy));
+    let headers = res.headers_mut();
+    headers.insert(header::ETAG, etag_header.clone());
+    headers.insert(header::CACHE_CONTROL, policy);
     if rendered.encoded.is_some() {
-        res.append_header((header::VARY, "Accept-Encoding"));
+        headers.append(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     }
     if unchanged {
-        return res.finish();
+        return res;
     }
     if coding != Coding::Identity {
-        res.insert_header((header::CONTENT_ENCODING, coding.token()));
+        headers.insert(
+            header::CONTENT_ENCODING,
+            HeaderValue::from_static(coding.token()),
+        );
     }
-    res.insert_header((header::CONTENT_TYPE, rendered.content_type))
-        .body(body)
+    headers.insert(header::CONTENT_TYPE, rendered.content_type);
+    res
 }
 
 /// [`immutable`] for a freshly rendered body.
@@ -204,16 +211,28 @@ pub fn immutable_json(req: &HttpRequest, body: impl Into<Bytes>) -> HttpResponse
 /// `Host` of the request itself. Forwarding headers are not trusted: behind a
 /// proxy, configure the public URL.
 pub fn base_url(req: &HttpRequest, configured: Option<&str>) -> String {
+    let config = req.app_config();
+    base_url_of(req, configured, config.secure(), config.host())
+}
+
+/// [`base_url`] for any request, given what actix-web's configuration
+/// says of the server: whether it is reached over TLS, and the host a
+/// request without `Host` names.
+pub fn base_url_of(
+    req: &impl HttpMessage,
+    configured: Option<&str>,
+    secure: bool,
+    own_host: &str,
+) -> String {
     match configured {
         Some(url) => url.trim_end_matches('/').to_owned(),
         None => {
-            let config = req.app_config();
-            let scheme = if config.secure() { "https" } else { "http" };
+            let scheme = if secure { "https" } else { "http" };
             let host = req
                 .headers()
                 .get(header::HOST)
                 .and_then(|h| h.to_str().ok())
-                .unwrap_or_else(|| config.host());
+                .unwrap_or(own_host);
             let mut base = String::with_capacity(scheme.len() + host.len() + 96);
             base.push_str(scheme);
             base.push_str("://");
@@ -225,7 +244,7 @@ pub fn base_url(req: &HttpRequest, configured: Option<&str>) -> String {
 
 /// Whether the client ranks HTML first in `Accept`: a browser opening a
 /// link, not a program.
-pub fn prefers_html(req: &HttpRequest) -> bool {
+pub fn prefers_html(req: &impl HttpMessage) -> bool {
     // Programs send no `Accept`, `*/*` or `application/json`: no `html`
     // anywhere, and then nothing to parse (parsing and ranking media
     // ranges costs more than a cached answer's lookup).

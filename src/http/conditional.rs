@@ -12,7 +12,7 @@
 //!   matches and a stale version is refused.
 
 use actix_web::http::header::{EntityTag, Header, IfMatch, IfNoneMatch};
-use actix_web::HttpRequest;
+use actix_web::{HttpMessage, HttpRequest};
 
 use crate::matches::{Precondition, Version};
 
@@ -57,11 +57,14 @@ pub fn input_tag(inputs: &[&[u8]]) -> EntityTag {
 /// tagged).
 fn hash_tag(hash: u64) -> EntityTag {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let text: String = (0..16)
-        .rev()
-        .map(|i| char::from(DIGITS[(hash >> (4 * i)) as usize & 0xf]))
-        .collect();
-    EntityTag::new_strong(text)
+    // Written as bytes, then made a string at once (not pushed a
+    // character at a time).
+    let mut text = [0u8; 16];
+    for (i, digit) in text.iter_mut().enumerate() {
+        *digit = DIGITS[(hash >> (4 * (15 - i))) as usize & 0xf];
+    }
+    let text = std::str::from_utf8(&text).expect("hex digits are ASCII");
+    EntityTag::new_strong(text.to_owned())
 }
 
 /// The `ETag` header's text for `tag`: `"…"`, or `W/"…"` when weak (what
@@ -106,8 +109,9 @@ pub fn client_has_in_any_coding(req: &HttpRequest, tag: &EntityTag) -> bool {
 
 /// Whether `If-None-Match` names `tag` (weak comparison) or is `*`: the
 /// client has this representation, answer 304. A header that does not parse
-/// is ignored, as §13.1.2 allows.
-pub fn client_has(req: &HttpRequest, tag: &EntityTag) -> bool {
+/// is ignored, as §13.1.2 allows. (Any request: actix-web's, or
+/// actix-http's before routing, see [`super::early`].)
+pub fn client_has(req: &impl HttpMessage, tag: &EntityTag) -> bool {
     match IfNoneMatch::parse(req) {
         Ok(IfNoneMatch::Any) => true,
         Ok(IfNoneMatch::Items(items)) => items.iter().any(|t| t.weak_eq(tag)),

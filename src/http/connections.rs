@@ -114,6 +114,12 @@ impl ConnectionCap {
     }
 }
 
+/// Whether `req` came on a connection over its client's cap (a request
+/// actix-web has not seen yet, see [`super::early`]).
+pub fn is_over_cap(req: &actix_http::Request) -> bool {
+    req.conn_data::<OverCap>().is_some()
+}
+
 /// The answer to a request on a connection over its client's cap: a 503
 /// problem, and the connection closed. `None` for every other request.
 pub fn refusal(req: &ServiceRequest) -> Option<HttpResponse> {

@@ -22,7 +22,7 @@ use actix_web::dev::ServiceResponse;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
-use actix_web::HttpRequest;
+use actix_web::HttpMessage;
 
 /// Bodies smaller than this go uncompressed: the saving would not pay for
 /// the header and the work.
@@ -103,8 +103,10 @@ impl Coding {
 
 /// The coding to answer `req` in: brotli, else gzip, as the client's
 /// `Accept-Encoding` allows (a `q` of 0 refuses a coding, `*` stands for
-/// any not named), else none. Between two it weighs alike, brotli.
-pub fn negotiate(req: &HttpRequest) -> Coding {
+/// any not named), else none. Between two it weighs alike, brotli. (Any
+/// request: actix-web's, or actix-http's before routing, see
+/// [`super::early`].)
+pub fn negotiate(req: &impl HttpMessage) -> Coding {
     let mut best = (Coding::Identity, 0u16);
     let (mut br, mut gzip, mut any) = (None, None, None);
     for value in req.headers().get_all(header::ACCEPT_ENCODING) {
@@ -150,6 +152,10 @@ fn quality(text: &str) -> Option<u16> {
 
 /// Whether answers of this media type are worth compressing.
 pub fn compressible(content_type: &HeaderValue) -> bool {
+    // Views' own type, at once (nearly every answer).
+    if content_type.as_bytes() == b"application/json" {
+        return true;
+    }
     let Ok(text) = content_type.to_str() else {
         return false;
     };

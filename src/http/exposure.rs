@@ -32,12 +32,16 @@ pub fn harden(res: &mut ServiceResponse<BoxBody>) {
 
 /// Adds the headers to the fields of an answer, embeddable or not.
 pub fn harden_fields(embeddable: bool, headers: &mut HeaderMap) {
-    // The media type, as written (compared without regard to case).
-    let kind = headers.get(header::CONTENT_TYPE).map(|v| {
-        let v = v.as_bytes();
-        let end = v.iter().position(|&b| b == b';').unwrap_or(v.len());
-        v[..end].trim_ascii()
-    });
+    // The media type, as written (compared without regard to case); JSON,
+    // nearly every answer's, is known at once.
+    let kind = headers
+        .get(header::CONTENT_TYPE)
+        .map(HeaderValue::as_bytes)
+        .filter(|v| *v != b"application/json")
+        .map(|v| {
+            let end = v.iter().position(|&b| b == b';').unwrap_or(v.len());
+            v[..end].trim_ascii()
+        });
     let svg = kind.is_some_and(|k| k.eq_ignore_ascii_case(b"image/svg+xml"));
     let image = kind.is_some_and(|k| k.len() >= 6 && k[..6].eq_ignore_ascii_case(b"image/"));
     headers.insert(

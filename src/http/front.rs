@@ -31,7 +31,7 @@ use std::time::Instant;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header::{HeaderValue, CONNECTION};
-use actix_web::http::Method;
+use actix_web::http::{Method, StatusCode};
 use tracing::Level;
 
 use super::deadline::Armed;
@@ -98,12 +98,7 @@ where
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
         let started = Instant::now();
         let id = client_id(&req).unwrap_or_else(fresh_id);
-        let span = tracing::enabled!(Level::INFO).then(|| {
-            let text = id
-                .to_str()
-                .expect("a request id is ASCII: checked, or made of hex digits and a dash");
-            tracing::info_span!("request", id = %text, method = %req.method(), path = %req.path())
-        });
+        let span = request_span(&id, req.method(), req.path());
         let head = req.method() == Method::HEAD;
         let method = self.counting.then(|| req.method().clone());
         let draining = self.draining.is_on();
@@ -248,13 +243,7 @@ impl Ends {
                 e.log(text);
             }
         }
-        if tracing::enabled!(target: "qipan::request", Level::INFO) {
-            tracing::info!(
-                target: "qipan::request",
-                status = res.status().as_u16(),
-                micros = self.started.elapsed().as_micros() as u64,
-            );
-        }
+        log_answer(res.status(), self.started);
         res.headers_mut().insert(REQUEST_ID, id);
         if !self.hardened {
             exposure::harden(&mut res);
@@ -263,5 +252,27 @@ impl Ends {
             res = res.map_body(|_, _| BoxBody::new(actix_web::body::None::new()));
         }
         res
+    }
+}
+
+/// A request's span, when spans are kept: its id, method and path.
+pub(crate) fn request_span(id: &HeaderValue, method: &Method, path: &str) -> Option<tracing::Span> {
+    tracing::enabled!(Level::INFO).then(|| {
+        let text = id
+            .to_str()
+            .expect("a request id is ASCII: checked, or made of hex digits and a dash");
+        tracing::info_span!("request", id = %text, method = %method, path = %path)
+    })
+}
+
+/// Logs an answer's status and how long it took (`qipan::request`, in the
+/// request's span).
+pub(crate) fn log_answer(status: StatusCode, started: Instant) {
+    if tracing::enabled!(target: "qipan::request", Level::INFO) {
+        tracing::info!(
+            target: "qipan::request",
+            status = status.as_u16(),
+            micros = started.elapsed().as_micros() as u64,
+        );
     }
 }

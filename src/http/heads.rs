@@ -129,19 +129,24 @@ const VALUE: [bool; 256] = byte_table!(0x09 | 0x20..=0x7e);
 
 /// How many bytes at the start of `bytes` are [`VALUE`] bytes, when a byte
 /// that is not follows them: eight bytes at a time while they are all
-/// visible ASCII or spaces, then one by one.
+/// visible ASCII or spaces, then one by one from the first that is not.
 fn value_run(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     let mut i = 0;
     while let Some(chunk) = bytes.get(i..i + 8) {
-        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
+        // Little-endian whatever the machine: the first byte is the lowest.
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
         // A byte under 0x20 (its high bit set by the subtraction, not in
         // `x`), or of 0x7f and over (set by the addition, or in `x`): a
-        // carry may mark a later byte too, which only sends it below.
+        // borrow or carry may mark a later (higher) byte too, never an
+        // earlier one, so the lowest mark is a byte that is no visible
+        // ASCII or space (a tab, or the end of the value).
         let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
         let above = (x.wrapping_add(ONES) | x) & HIGHS;
-        if below | above != 0 {
+        let marks = below | above;
+        if marks != 0 {
+            i += (marks.trailing_zeros() / 8) as usize;
             break;
         }
         i += 8;
@@ -728,6 +733,19 @@ mod tests {
             if let Some(head) = read_plain_head(&bytes) {
                 prop_assert_eq!(read_any_head(&bytes), Ok(Some(head)));
             }
+        }
+
+        /// Eight bytes a step, a value ends where a look byte by byte ends
+        /// it, whatever bytes follow its end.
+        #[test]
+        fn a_value_ends_where_a_byte_by_byte_look_ends_it(
+            bytes in prop::collection::vec(
+                prop_oneof![3 => Just(b'a'), 1 => select(BYTES.to_vec())],
+                0..40,
+            ),
+        ) {
+            let expected = bytes.iter().position(|&b| !VALUE[usize::from(b)]);
+            prop_assert_eq!(value_run(&bytes), expected);
         }
 
         /// The same for a usual head with one byte changed, or cut short.

@@ -57,7 +57,12 @@ impl NotJson {
 
 /// Whether `req` declares a JSON body.
 fn declares_json(req: &HttpRequest) -> bool {
-    matches!(req.mime_type(), Ok(Some(mime)) if is_json(&mime))
+    // The usual spelling at once; any other is parsed as a media type.
+    let usual = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == b"application/json");
+    usual || matches!(req.mime_type(), Ok(Some(mime)) if is_json(&mime))
 }
 
 /// A JSON body: actix's extractor (its size limit and error handler, from

@@ -19,10 +19,10 @@ use std::sync::OnceLock;
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderMap, HeaderValue};
 use actix_web::http::{Method, StatusCode};
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use qipan_rules::GameKind;
 
-use super::answer::{base_url, immutable, prefers_html, Rendered, IMMUTABLE};
+use super::answer::{base_url, base_url_of, immutable, prefers_html, Rendered, IMMUTABLE};
 use super::exposure;
 use crate::games;
 use crate::http::cache::ViewCache;
@@ -130,18 +130,50 @@ impl Reads {
                 (response, false)
             }
         };
-        let headers = response.headers_mut();
-        if req.headers().contains_key(header::ORIGIN) {
-            headers.insert(
-                header::ACCESS_CONTROL_ALLOW_ORIGIN,
-                HeaderValue::from_static("*"),
-            );
-        }
+        allow_origin(req.headers(), &mut response);
         Some(Read {
             response,
             route: read_pattern(kind),
             hardened,
         })
+    }
+
+    /// The answer to `req`, a `GET` that actix-web has not seen (see
+    /// [`super::early`]), when it is a read of a code whose answer is a
+    /// full `200` in no coding; `own_host` is the host a request without
+    /// `Host` names, and `secure` whether the server is reached over TLS
+    /// (both as actix-web's configuration has them). Any other request is
+    /// `None`, left to [`Reads::answer`] and the router.
+    pub fn plain(
+        &self,
+        req: &actix_http::Request,
+        secure: bool,
+        own_host: &str,
+    ) -> Option<(HttpResponse, &'static str)> {
+        if req.method() != Method::GET {
+            return None;
+        }
+        let (kind, code) = read_path(req.path())?;
+        if prefers_html(req) {
+            return None;
+        }
+        let base = base_url_of(req, self.public_url.as_deref(), secure, own_host);
+        let (key, base_len) = share_key(base, kind, code);
+        let view = keyed_view(&self.cache, kind, code, &key, base_len).ok()?;
+        let mut response = plain_read_answer(req, &view)?;
+        allow_origin(req.headers(), &mut response);
+        Some((response, read_pattern(kind)))
+    }
+}
+
+/// `Access-Control-Allow-Origin: *` on a read's answer to a request from
+/// another origin, as `actix-cors` would add it.
+fn allow_origin(request: &HeaderMap, response: &mut HttpResponse) {
+    if request.contains_key(header::ORIGIN) {
+        response.headers_mut().insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
     }
 }
 
@@ -157,15 +189,20 @@ pub struct Read {
 
 /// A read's answer when it is a full `200` in no coding (nearly always):
 /// its fields but `ETag` are the same for every such read, so they are made
-/// once and cloned, which costs a fraction of adding them one by one.
-fn plain_read_answer(req: &HttpRequest, view: &Rendered) -> Option<HttpResponse> {
+/// once, and copied into each answer.
+fn plain_read_answer(req: &impl HttpMessage, view: &Rendered) -> Option<HttpResponse> {
     if view.content_type() != JSON {
         return None;
     }
     let (body, etag) = view.plain_answer(req)?;
     let mut response = HttpResponse::with_body(StatusCode::OK, body).map_into_boxed_body();
     let headers = response.headers_mut();
-    *headers = read_fields(view.is_encodable()).clone();
+    // Appended one by one into the answer's own map (empty, and with room
+    // for them: actix keeps answers' heads for reuse), which costs less
+    // than cloning the map whole, a new table each time.
+    for (name, value) in read_fields(view.is_encodable()) {
+        headers.append(name.clone(), value.clone());
+    }
     headers.insert(header::ETAG, etag);
     Some(response)
 }
@@ -219,12 +256,23 @@ pub fn read_view(
     code: &str,
 ) -> Result<Rendered, ApiError> {
     let (key, base_len) = read_key(req, public_url, kind, code);
-    cache.get_or_render(&key, || -> Result<Rendered, ApiError> {
+    keyed_view(cache, kind, code, &key, base_len)
+}
+
+/// [`read_view`] by the read's cache key and the length of its base.
+fn keyed_view(
+    cache: &ViewCache,
+    kind: GameKind,
+    code: &str,
+    key: &str,
+    base_len: usize,
+) -> Result<Rendered, ApiError> {
+    cache.get_or_render(key, || -> Result<Rendered, ApiError> {
         let pos = games::decode(kind, code, "code")?;
         // The view is a function of its share URL: tagged by it.
         Ok(Rendered::of_inputs(
             games::view(&pos, &key[..base_len]),
-            &view_inputs(&key),
+            &view_inputs(key),
         ))
     })
 }
@@ -238,7 +286,11 @@ pub fn read_key(
     kind: GameKind,
     code: &str,
 ) -> (String, usize) {
-    let mut key = base_url(req, public_url);
+    share_key(base_url(req, public_url), kind, code)
+}
+
+/// The cache key of a read of `code` on `base`, with the base's length.
+fn share_key(mut key: String, kind: GameKind, code: &str) -> (String, usize) {
     let base_len = key.len();
     games::push_share_path(&mut key, kind, code);
     (key, base_len)
@@ -331,6 +383,60 @@ mod tests {
             .to_http_request();
         let large = Rendered::new(format!("{{\"a\": \"{}\"}}", "x".repeat(4096)));
         assert!(plain_read_answer(&req, &large).is_none());
+    }
+
+    #[test]
+    fn an_early_read_is_answered_as_before_routing() {
+        use actix_web::body::MessageBody;
+        use actix_web::test::TestRequest;
+        const CODE: &str = "/v1/xiangqi/VVRWU1dBRT1SHEMqNjo-WgQDBQIGFCsBBxJaGx8jL1o";
+        let request = |origin: bool| {
+            let req = TestRequest::get()
+                .uri(CODE)
+                .insert_header((header::HOST, "localhost:8080"));
+            if origin {
+                req.insert_header((header::ORIGIN, "https://elsewhere.example"))
+            } else {
+                req
+            }
+        };
+        for megabytes in [0, 1] {
+            let reads = Reads::new(web::Data::new(ViewCache::new(megabytes)), None);
+            for origin in [false, true] {
+                let (early, route) = reads
+                    .plain(&request(origin).to_request(), false, "localhost:8080")
+                    .expect("answered early");
+                let routed = reads
+                    .answer(&request(origin).to_srv_request())
+                    .expect("answered before routing");
+                assert!(routed.hardened);
+                assert_eq!(route, routed.route);
+                assert_eq!(early.status(), routed.response.status());
+                assert_eq!(fields(early.headers()), fields(routed.response.headers()));
+                let body = |r: HttpResponse| r.into_body().try_into_bytes().ok();
+                assert_eq!(body(early), body(routed.response));
+            }
+        }
+        // Left to the usual path: not a GET, a browser, a compressed or
+        // unchanged answer, a code that is not one, a path that is no read.
+        let reads = Reads::new(web::Data::new(ViewCache::new(1)), None);
+        let own = |req: TestRequest| reads.plain(&req.to_request(), false, "localhost:8080");
+        assert!(own(TestRequest::default().method(Method::HEAD).uri(CODE)).is_none());
+        assert!(own(TestRequest::get()
+            .uri(CODE)
+            .insert_header((header::ACCEPT, "text/html")))
+        .is_none());
+        assert!(own(TestRequest::get()
+            .uri(CODE)
+            .insert_header((header::IF_NONE_MATCH, "*")))
+        .is_none());
+        assert!(own(TestRequest::get()
+            .uri(CODE)
+            .insert_header((header::ACCEPT_ENCODING, "br")))
+        .is_none());
+        assert!(own(TestRequest::get().uri("/v1/xiangqi/nope")).is_none());
+        assert!(own(TestRequest::get().uri("/v1/xiangqi/start")).is_none());
+        assert!(own(TestRequest::get().uri("/healthz")).is_none());
     }
 
     #[test]

@@ -300,6 +300,10 @@ pub fn names(pos: &Position, m: Move) -> Option<Names> {
 }
 
 impl Described {
+    // Inlined, as are the two namings below, into the namer that names
+    // every legal move of a position (a view lists some forty): called,
+    // they cost about thirty instructions more a move.
+    #[inline]
     fn names(&self) -> Names {
         Names {
             wxf: wxf_of(self),
@@ -314,6 +318,7 @@ pub fn wxf(pos: &Position, m: Move) -> Option<String> {
     describe(pos, &Look, m).map(|d| wxf_of(&d).into_string())
 }
 
+#[inline]
 fn wxf_of(d: &Described) -> Name {
     let letter = d.piece.role.wxf_letter();
     let digit = |n: u8| char::from(b'0' + n);
@@ -354,6 +359,7 @@ pub fn chinese(pos: &Position, m: Move) -> Option<String> {
     describe(pos, &Look, m).map(|d| chinese_of(&d).into_string())
 }
 
+#[inline]
 fn chinese_of(d: &Described) -> Name {
     let side = d.piece.side;
     let number = |n: u8| match side {
