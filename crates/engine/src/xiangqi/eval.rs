@@ -8,9 +8,9 @@
 //!   about 960 for a chariot, 455 for a cannon, 420 for a horse, 100 for
 //!   an advisor or an elephant, 70 for a soldier at home and 150 to 300
 //!   across the river. They were fitted, with the other weights, to what
-//!   ElephantEye's search at depth 6 says 24,000 positions of the engine's
-//!   own games are worth (perf/strength/runner's `xiangqi-tune`, the run in
-//!   docs/strength.md): starting from tables written here by what every
+//!   ElephantEye's search at depth 6 says 18,399 quiet positions of the
+//!   engine's own games are worth (perf/strength/runner's `xiangqi-tune`,
+//!   the run in docs/strength.md): starting from tables written here by what every
 //!   xiangqi player learns (soldiers gain once across the river and most
 //!   near the palace; chariots like open ribs and the enemy's second rank;
 //!   horses the centre and the squares before the enemy palace, not their
