@@ -572,18 +572,8 @@ impl<'a> Search<'a> {
             let Some(v) = self.quiesce_move(m, in_check, alpha, beta, ply) else {
                 continue;
             };
-            if self.budget.exhausted() {
-                return best.max(alpha);
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    self.extend_pv(ply, m);
-                }
-                if v >= beta {
-                    return best;
-                }
+            if let Some(r) = self.take(m, v, (&mut best, &mut alpha), beta, ply) {
+                return r;
             }
         }
         if checks && !in_check {
@@ -596,22 +586,39 @@ impl<'a> Search<'a> {
                 let Some(v) = self.quiesce_move(m, false, alpha, beta, ply) else {
                     continue;
                 };
-                if self.budget.exhausted() {
-                    return best.max(alpha);
-                }
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        self.extend_pv(ply, m);
-                    }
-                    if v >= beta {
-                        return best;
-                    }
+                if let Some(r) = self.take(m, v, (&mut best, &mut alpha), beta, ply) {
+                    return r;
                 }
             }
         }
         best
+    }
+
+    /// Takes the score `v` of the move `m` into a quiescence node's best
+    /// score and alpha: `Some` of what the node returns when it stops here
+    /// (out of budget, or `v` at or above `beta`).
+    fn take(
+        &mut self,
+        m: Mv,
+        v: i32,
+        (best, alpha): (&mut i32, &mut i32),
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if self.budget.exhausted() {
+            return Some((*best).max(*alpha));
+        }
+        if v > *best {
+            *best = v;
+            if v > *alpha {
+                *alpha = v;
+                self.extend_pv(ply, m);
+            }
+            if v >= beta {
+                return Some(v);
+            }
+        }
+        None
     }
 
     /// The score of `m` in the quiescence search, or `None` when it is not
