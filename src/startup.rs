@@ -19,7 +19,7 @@ use crate::configuration::Settings;
 use crate::http::cache::ViewCache;
 use crate::http::connections::ConnectionCap;
 use crate::http::drain::Draining;
-use crate::http::early::Early;
+use crate::http::early::{Answering, Early};
 use crate::http::errors;
 use crate::http::front::Front;
 use crate::http::heads::Guarded;
@@ -200,12 +200,14 @@ impl Application {
             // as `Front` would answer them (http::early).
             let app = Early {
                 app: map_config(app, move |()| config.clone()),
-                counting,
-                reads: reads.clone(),
-                hosts: hosts.clone(),
-                draining: drain_flag.clone(),
-                secure,
-                own_host: Arc::from(addr.to_string()),
+                answering: Answering {
+                    counting,
+                    reads: reads.clone(),
+                    hosts: hosts.clone(),
+                    draining: drain_flag.clone(),
+                    secure,
+                    own_host: Arc::from(addr.to_string()),
+                },
             };
             let signal = shutdown.clone();
             let cap = cap.clone();

@@ -32,24 +32,14 @@ use super::{connections, drain, host, reads};
 use crate::metrics::metrics;
 use crate::telemetry::{client_id, fresh_id, REQUEST_ID};
 
-/// What the early answers need: [`super::front::Front`]'s settings, and
-/// what actix-web's configuration says of the server.
+/// The application, with plain reads answered ahead of it as
+/// [`Answering`] says.
 #[derive(Clone)]
 pub struct Early<F> {
     /// The application, which answers everything else.
     pub app: F,
-    /// Whether requests are counted for `/metrics`.
-    pub counting: bool,
-    /// What reads are answered from.
-    pub reads: reads::Reads,
-    /// The hosts requests may name.
-    pub hosts: Arc<host::HostPolicy>,
-    /// Set when shutdown begins.
-    pub draining: drain::Draining,
-    /// Whether the server is reached over TLS.
-    pub secure: bool,
-    /// The host a request without `Host` names.
-    pub own_host: Arc<str>,
+    /// What the early answers need.
+    pub answering: Answering,
 }
 
 impl<F> ServiceFactory<Request> for Early<F>
@@ -68,14 +58,7 @@ where
 
     fn new_service(&self, config: ()) -> Self::Future {
         let app = self.app.new_service(config);
-        let early = Rc::new(Answering {
-            counting: self.counting,
-            reads: self.reads.clone(),
-            hosts: self.hosts.clone(),
-            draining: self.draining.clone(),
-            secure: self.secure,
-            own_host: self.own_host.clone(),
-        });
+        let early = Rc::new(self.answering.clone());
         Box::pin(async move {
             Ok(EarlyService {
                 app: app.await?,
@@ -85,14 +68,22 @@ where
     }
 }
 
-/// [`Early`]'s settings, in a worker.
-struct Answering {
-    counting: bool,
-    reads: reads::Reads,
-    hosts: Arc<host::HostPolicy>,
-    draining: drain::Draining,
-    secure: bool,
-    own_host: Arc<str>,
+/// What the early answers need: [`super::front::Front`]'s settings, and
+/// what actix-web's configuration says of the server.
+#[derive(Clone)]
+pub struct Answering {
+    /// Whether requests are counted for `/metrics`.
+    pub counting: bool,
+    /// What reads are answered from.
+    pub reads: reads::Reads,
+    /// The hosts requests may name.
+    pub hosts: Arc<host::HostPolicy>,
+    /// Set when shutdown begins.
+    pub draining: drain::Draining,
+    /// Whether the server is reached over TLS.
+    pub secure: bool,
+    /// The host a request without `Host` names.
+    pub own_host: Arc<str>,
 }
 
 impl Answering {
